@@ -36,7 +36,8 @@ setuptools.setup(
     include_package_data=True,
     python_requires=f'>={min_python}',
     install_requires=meta.get('requirements', '').split(),
-    extras_require={'dev': meta.get('dev_requirements', '').split()},
+    # every `NAME_requirements` key of settings.ini is an extra: dev, interp, mcp, postgres, sdk
+    extras_require={k[:-len('_requirements')]: v.split() for k, v in meta.items() if k.endswith('_requirements')},
     entry_points={'console_scripts': meta.get('console_scripts', '').split(),
                   'nbdev': [f'{meta["lib_path"]}={meta["lib_path"]}._modidx:d']},
     zip_safe=False,
