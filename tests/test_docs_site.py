@@ -104,6 +104,10 @@ class Browser:
                   for e in self.events if e.get('method') == 'Runtime.exceptionThrown']
         return Visit(Dom(html), requests, errors)
 
+    def evaluate(self, expression: str):
+        "The value of a JavaScript expression in the page open now."
+        return self.send('Runtime.evaluate', in_page=True, expression=expression, returnByValue=True)['result'].get('value')
+
     def screenshot(self, url: str, width: int, height: int) -> bytes:
         self.send('Emulation.setDeviceMetricsOverride', in_page=True, width=width, height=height,
                   deviceScaleFactor=1, mobile=False)
@@ -123,7 +127,7 @@ class Dom(HTMLParser):
     "The parts of a rendered page the checks look at."
     def __init__(self, html: str):
         super().__init__()
-        self.title, self.h1, self.nav_links, self.ids = '', '', set(), {}
+        self.title, self.h1, self.nav_links, self.ids, self.links = '', '', set(), {}, []
         self.code_blocks = self.python_blocks = self.copy_buttons = 0
         self.root_classes = []
         self._stack, self._text_into = [], None
@@ -135,6 +139,7 @@ class Dom(HTMLParser):
         if tag not in ('br', 'img', 'input', 'meta', 'link', 'hr', 'path', 'source'): self._stack.append((tag, classes))
         if 'id' in attrs: self.ids[attrs['id']] = tag
         if tag == 'html': self.root_classes = classes
+        if tag == 'a' and attrs.get('href'): self.links.append(attrs['href'])
         if tag == 'button' and attrs.get('data-md-type') == 'copy': self.copy_buttons += 1
         if tag == 'title': self._text_into = 'title'
         elif tag == 'h1' and not self.h1: self._text_into = 'h1'
@@ -362,3 +367,41 @@ def test_home_page_screenshot(site, browser):
         colours = image.convert('RGB').getcolors(maxcolors=1 << 16)
     # a blank or error page has a handful of colours; a rendered page with text and a header has many
     assert colours is None or len(colours) > 50, f'screenshot looks blank ({len(colours)} colours)'
+
+
+def test_every_page_links_to_its_notebook(site, rendered):
+    "A reader can go from any page to the notebook it is made from (the source of truth)."
+    for notebook, dom in rendered.items():
+        target = f'nbs/{notebook}'
+        assert any(h.endswith(target) and h.startswith('http') for h in dom.links), f'{notebook}: no link to {target}'
+
+
+def test_no_broken_links(site, rendered):
+    "Every link between pages of the site, and every anchor, leads somewhere that exists."
+    from urllib.parse import unquote, urlsplit
+    ids_of = {site['pages'][nb][:-len('.md')] + '.html': set(dom.ids) for nb, dom in rendered.items()}
+    broken = []
+    for notebook, dom in rendered.items():
+        page = site['pages'][notebook][:-len('.md')] + '.html'
+        for href in dom.links:
+            parts = urlsplit(href)
+            if parts.scheme or parts.netloc or href.startswith(('mailto:', 'javascript:')): continue
+            target = os.path.normpath(os.path.join(os.path.dirname(page), unquote(parts.path))) if parts.path else page
+            if target.endswith('/') or target == '.': target = os.path.join(target, 'index.html')
+            if not (site['dest']/target).exists(): broken.append(f'{page}: {href} (no {target})')
+            elif parts.fragment and target in ids_of and unquote(parts.fragment) not in ids_of[target]:
+                broken.append(f'{page}: {href} (no anchor #{parts.fragment} in {target})')
+    assert not broken, 'broken links:\n' + '\n'.join(broken[:40])
+
+
+def test_code_is_never_clipped_and_pages_are_kept_as_screenshots(site, browser):
+    "On a laptop screen (1366x768) no code block hides text past its right edge; each page's screenshot is kept."
+    ARTIFACTS.mkdir(exist_ok=True)
+    clipped = {}
+    for notebook, page in site['pages'].items():
+        shot = browser.screenshot(page_url(site, page), 1366, 768)
+        (ARTIFACTS/(page[:-len('.md')].replace('/', '_') + '.png')).write_bytes(shot)
+        hidden = browser.evaluate("[...document.querySelectorAll('pre > code, .md-typeset blockquote')]"
+                                  ".filter(e => e.scrollWidth > e.clientWidth + 1).length")
+        if hidden: clipped[page] = hidden
+    assert not clipped, f'code blocks wider than the page (text hidden): {clipped}'

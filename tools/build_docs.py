@@ -41,6 +41,10 @@ EXTRA_CSS = """\
 .md-typeset .language-text.highlight pre > code { background: transparent;
   border-left: .2rem solid var(--md-default-fg-color--lightest); }
 .md-typeset .nb-stderr .language-text.highlight pre > code { border-left-color: #e0a000; }
+/* long lines wrap instead of hiding past the right edge on a laptop screen */
+.md-typeset pre > code { white-space: pre-wrap; overflow-wrap: anywhere; }
+.md-typeset blockquote { overflow-wrap: anywhere; }
+.nb-source { font-size: .8em; margin-top: -.4em; }
 """
 
 
@@ -260,6 +264,9 @@ class MarkdownWriter:
                ([f'description: {_yaml_str(plain_description)}'] if description else [])
         blocks = ['\n'.join(head + ['---']), f'# {title}']
         if description: blocks.append(f'{description}\n{{: .nb-description }}')
+        if self.site.source_url:  # every page links to the notebook it is made from
+            notebook = (self.site.nbs_path/self.page.notebook).relative_to(self.site.nbs_path.parent).as_posix()
+            blocks.append(f'[source: `{notebook}`]({self.site.source_url}{notebook})\n{{: .nb-source }}')
         for cell in nb.cells:
             if cell.cell_type == 'markdown': blocks.append(self.markdown_cell(cell))
             elif cell.cell_type == 'code': blocks.append(self.code_cell(cell))
