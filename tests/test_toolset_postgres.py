@@ -292,3 +292,13 @@ def test_connections_the_server_closed_are_replaced_without_an_error(postgres):
         time.sleep(0.5)
         for i in range(10): backend.put(f'k{i}', 'v', (), 1.0)   # no MemoryUnavailableError: each dead connection is dropped at checkout
         assert backend.count() == 10
+
+
+def test_a_role_that_may_not_create_the_table_is_told_what_to_grant(postgres):
+    postgres.execute('CREATE SCHEMA IF NOT EXISTS locked')   # owned by the superuser: memory_login has no CREATE there
+    with pytest.raises(MemoryUnavailableError) as raised:
+        PostgresBackend(postgres.dsn(user=PASSWORD_USER, password=PASSWORD), table='locked.memory')
+    message = str(raised.value)
+    assert 'permission denied for schema locked' in message and f"role '{PASSWORD_USER}' may not create" in message
+    assert 'CREATE TABLE' not in message and PASSWORD not in message
+    assert postgres.execute("SELECT to_regclass('locked.memory') IS NULL") == [(True,)]

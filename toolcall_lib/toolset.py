@@ -11,7 +11,7 @@ __all__ = ['MAX_PATTERN_CHARS', 'MAX_TAGS', 'MAX_SYMLINK_HOPS', 'MAX_PATH_BYTES'
            'split_relative_path', 'FileToolset', 'combine_tools', 'tool_definitions']
 
 # %% ../nbs/02_toolset.ipynb 3
-import errno, functools, hashlib, inspect, json, os, re, secrets, select, sqlite3, stat, sys, threading, time
+import errno, functools, getpass, hashlib, inspect, json, os, re, secrets, select, sqlite3, stat, threading, time
 from contextlib import contextmanager
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
@@ -484,7 +484,7 @@ def _postgres_server(dsn:str) -> dict:
                 user=user, password=params.get('password') or '')
 
 def _login_name() -> str:
-    try: import getpass; return getpass.getuser()
+    try: return getpass.getuser()
     except Exception: return 'the current user'
 
 class PostgresBackend:
@@ -500,21 +500,29 @@ class PostgresBackend:
                 ):
         psycopg, psycopg_pool = _import_psycopg()
         self._psycopg, self._pool_timeout, self.timeout = psycopg, psycopg_pool.PoolTimeout, timeout
-        self.server = _postgres_server(dsn)
+        self.server = _postgres_server(dsn)   # host, port, database and user, for messages
+        self._password = self.server.pop('password')   # only to blank it out of messages
         self.table = _table_identifier(psycopg, table)
         self._table_name = table
         given = psycopg.conninfo.conninfo_to_dict(dsn)
         options = {name: value for name, value in dict(connect_timeout=max(1, round(connect_timeout)), application_name='toolcall_lib memory').items()
                    if name not in given}   # settings in `dsn` win
         with self._connecting():
-            with psycopg.connect(dsn, **options) as conn: self._create_table(conn)
+            with psycopg.connect(dsn, **options) as conn:
+                try: self._create_table(conn)
+                except psycopg.errors.InsufficientPrivilege as error:
+                    raise self._unavailable(error, f'The role {self.server["user"]!r} may not create the memory table: grant it CREATE on '
+                                            "the schema, or create the table once as a role that may (then grant this one "
+                                            'SELECT, INSERT, UPDATE and DELETE on it).') from error
         backend = self
         class RecordingConnection(psycopg.Connection):
             "Remembers why the pool last failed to connect, for the message of a timeout."
             @classmethod
             def connect(cls, *args, **kwargs):
-                try: return super().connect(*args, **kwargs)
+                try: conn = super().connect(*args, **kwargs)
                 except psycopg.Error as error: backend._last_connect_error = error; raise
+                backend._last_connect_error = None
+                return conn
         self._last_connect_error = None
         self._pool = psycopg_pool.ConnectionPool(dsn, kwargs=options, min_size=min_connections, max_size=max_connections,
                                                  timeout=timeout, connection_class=RecordingConnection, check=_drop_if_closed_by_server,
@@ -548,8 +556,8 @@ class PostgresBackend:
         return f"PostgreSQL at host {self.server['host']!r}, port {self.server['port']}, database {self.server['database']!r}"
 
     def _unavailable(self, reason, applied:str) -> MemoryUnavailableError:
-        text = ' '.join(str(reason).split())
-        if self.server['password']: text = text.replace(self.server['password'], '***')
+        text = ' '.join((getattr(getattr(reason, 'diag', None), 'message_primary', None) or str(reason)).split())   # no SQL echoed
+        if self._password: text = text.replace(self._password, '***')
         if not text.endswith(('.', '?', '!')): text += '.'
         return MemoryUnavailableError(f'the memory store ({self._where()}) is unavailable: {text} {applied}')
 
