@@ -247,7 +247,7 @@ def test_commits_are_durable_even_where_the_server_defaults_to_asynchronous_comm
     postgres.execute(f'CREATE DATABASE {database}', f'ALTER DATABASE {database} SET synchronous_commit = off')
     assert postgres.execute('SHOW synchronous_commit', database=database) == [('off',)]
     with PostgresBackend(postgres.dsn(database), table=new_table()) as backend:
-        with backend._transaction() as conn: assert conn.execute('SHOW synchronous_commit').fetchone() == ('on',)
+        with backend._connection() as conn: assert conn.execute('SHOW synchronous_commit').fetchone() == ('on',)
 
 
 def test_search_treats_model_text_as_text(backend):

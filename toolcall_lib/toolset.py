@@ -487,6 +487,19 @@ def _login_name() -> str:
     try: return getpass.getuser()
     except Exception: return 'the current user'
 
+_PG_STATEMENTS = dict(   # one statement per operation; {table} is filled in (quoted) once per backend
+    put=f"""INSERT INTO {{table}} AS old ({_RECORD_COLUMNS}) VALUES (%s, %s, %s::jsonb, %s, %s, 0)
+            ON CONFLICT (key) DO UPDATE SET value=EXCLUDED.value, tags=EXCLUDED.tags, updated_at=EXCLUDED.updated_at
+            RETURNING {_RECORD_COLUMNS}, old.xmax = 0""",   # xmax is 0 only on a row version just inserted: was the key new?
+    update=f"UPDATE {{table}} SET value=%s, tags=COALESCE(%s::jsonb, tags), updated_at=%s WHERE key=%s RETURNING {_RECORD_COLUMNS}",
+    touch=f'UPDATE {{table}} SET access_count=access_count+1 WHERE key=%s RETURNING {_RECORD_COLUMNS}',
+    get=f'SELECT {_RECORD_COLUMNS} FROM {{table}} WHERE key=%s',
+    delete='DELETE FROM {table} WHERE key=%s',
+    clear='DELETE FROM {table}',
+    count='SELECT count(*) FROM {table}',
+    first_page=f'SELECT {_RECORD_COLUMNS} FROM {{table}} ORDER BY key LIMIT %s',
+    next_page=f'SELECT {_RECORD_COLUMNS} FROM {{table}} WHERE key > %s ORDER BY key LIMIT %s')
+
 class PostgresBackend:
     "A `MemoryBackend` in a PostgreSQL table: shared by every process and machine using it, one transaction per operation, a connection pool."
     def __init__(self,
@@ -499,6 +512,7 @@ class PostgresBackend:
                  connect_timeout:float=10.0, # seconds to wait for the server when connecting, unless `dsn` sets connect_timeout
                 ):
         psycopg, psycopg_pool = _import_psycopg()
+        sql = psycopg.sql
         self._psycopg, self._pool_timeout, self.timeout = psycopg, psycopg_pool.PoolTimeout, timeout
         self.server = _postgres_server(dsn)   # host, port, database and user, for messages
         self._password = self.server.pop('password')   # only to blank it out of messages
@@ -509,6 +523,7 @@ class PostgresBackend:
                    if name not in given}   # settings in `dsn` win
         with self._connecting():
             with psycopg.connect(dsn, **options) as conn:
+                self._statements = {name: sql.SQL(text).format(table=self.table).as_string(conn) for name, text in _PG_STATEMENTS.items()}
                 try: self._create_table(conn)
                 except psycopg.errors.InsufficientPrivilege as error:
                     raise self._unavailable(error, f'The role {self.server["user"]!r} may not create the memory table: grant it CREATE on '
@@ -524,7 +539,7 @@ class PostgresBackend:
                 backend._last_connect_error = None
                 return conn
         self._last_connect_error = None
-        self._pool = psycopg_pool.ConnectionPool(dsn, kwargs=options, min_size=min_connections, max_size=max_connections,
+        self._pool = psycopg_pool.ConnectionPool(dsn, kwargs=dict(options, autocommit=True), min_size=min_connections, max_size=max_connections,
                                                  timeout=timeout, connection_class=RecordingConnection, check=_drop_if_closed_by_server,
                                                  configure=_durable_commits, name=f'toolcall_lib memory {table}', open=True)
 
@@ -569,8 +584,8 @@ class PostgresBackend:
             raise self._unavailable(error, 'Check that the server is running and the connection settings are right.') from error
 
     @contextmanager
-    def _transaction(self):
-        "A pooled connection running the block as one transaction: committed at the end, rolled back on any error."
+    def _connection(self):
+        "A pooled connection (in autocommit mode: each statement is its own transaction), with failures to reach the server explained."
         try:
             with self._pool.connection() as conn: yield conn
         except self._pool_timeout as error:
@@ -579,59 +594,44 @@ class PostgresBackend:
         except self._psycopg.OperationalError as error:
             raise self._unavailable(error, 'The operation may not have been applied; check before repeating it.') from error
 
-    def _returning(self, conn, statement, parameters) -> MemoryRecord|None:
-        row = conn.execute(statement, parameters).fetchone()
-        return None if row is None else _pg_row_to_record(row)
-
     @staticmethod
     def _check_text(key:str, value:str, tags):
         _no_nul(key, 'key'); _no_nul(value, 'value')
         for tag in tags or (): _no_nul(tag, 'tag')
 
+    def _execute(self, name:str, parameters=(), result=lambda cursor: cursor.fetchone()):
+        "Run statement `name` of `_PG_STATEMENTS`, its own transaction, on a pooled connection; `result(cursor)` is returned."
+        with self._connection() as conn: return result(conn.execute(self._statements[name], parameters))
+
     def put(self, key, value, tags, now):
         self._check_text(key, value, tags)
-        sql = self._psycopg.sql
-        with self._transaction() as conn:
-            row = conn.execute(sql.SQL(f'''INSERT INTO {{}} AS old ({_RECORD_COLUMNS}) VALUES (%s, %s, %s::jsonb, %s, %s, 0)
-                ON CONFLICT (key) DO UPDATE SET value=EXCLUDED.value, tags=EXCLUDED.tags, updated_at=EXCLUDED.updated_at
-                RETURNING {_RECORD_COLUMNS}, old.xmax = 0''').format(self.table), (key, value, json.dumps(list(tags)), now, now)).fetchone()
+        row = self._execute('put', (key, value, json.dumps(list(tags)), now, now))
         return _pg_row_to_record(row), row[6]
 
     def update(self, key, value, tags, now):
         self._check_text(key, value, tags)
-        sql = self._psycopg.sql
-        with self._transaction() as conn:
-            return self._returning(conn, sql.SQL(f'''UPDATE {{}} SET value=%s, tags=COALESCE(%s::jsonb, tags), updated_at=%s WHERE key=%s
-                RETURNING {_RECORD_COLUMNS}''').format(self.table), (value, None if tags is None else json.dumps(list(tags)), now, key))
+        row = self._execute('update', (value, None if tags is None else json.dumps(list(tags)), now, key))
+        return None if row is None else _pg_row_to_record(row)
 
     def get(self, key, touch=False):
-        if '\x00' in key: return None   # no key holds one
-        sql = self._psycopg.sql
-        statement = (f'UPDATE {{}} SET access_count=access_count+1 WHERE key=%s RETURNING {_RECORD_COLUMNS}' if touch
-                     else f'SELECT {_RECORD_COLUMNS} FROM {{}} WHERE key=%s')
-        with self._transaction() as conn: return self._returning(conn, sql.SQL(statement).format(self.table), (key,))
+        if '\x00' in key: return None   # no stored key holds one
+        row = self._execute('touch' if touch else 'get', (key,))
+        return None if row is None else _pg_row_to_record(row)
 
     def delete(self, key):
-        if '\x00' in key: return False
-        with self._transaction() as conn:
-            return conn.execute(self._psycopg.sql.SQL('DELETE FROM {} WHERE key=%s').format(self.table), (key,)).rowcount > 0
+        return '\x00' not in key and self._execute('delete', (key,), lambda cursor: cursor.rowcount > 0)
 
-    def clear(self):
-        with self._transaction() as conn: return conn.execute(self._psycopg.sql.SQL('DELETE FROM {}').format(self.table)).rowcount
+    def clear(self): return self._execute('clear', (), lambda cursor: cursor.rowcount)
 
-    def count(self):
-        with self._transaction() as conn: return conn.execute(self._psycopg.sql.SQL('SELECT count(*) FROM {}').format(self.table)).fetchone()[0]
+    def count(self): return self._execute('count')[0]
 
     def records(self, page_size:int=500):
-        "Every record in key order, fetched a page at a time (each page its own short transaction)."
-        sql = self._psycopg.sql
-        first = sql.SQL(f'SELECT {_RECORD_COLUMNS} FROM {{}} ORDER BY key LIMIT %s').format(self.table)
-        following = sql.SQL(f'SELECT {_RECORD_COLUMNS} FROM {{}} WHERE key > %s ORDER BY key LIMIT %s').format(self.table)
-        with self._transaction() as conn: page = conn.execute(first, (page_size,)).fetchall()
+        "Every record in key order, fetched a page at a time (each page one statement, so one short transaction)."
+        page = self._execute('first_page', (page_size,), lambda cursor: cursor.fetchall())
         while page:
             yield from map(_pg_row_to_record, page)
             if len(page) < page_size: return
-            with self._transaction() as conn: page = conn.execute(following, (page[-1][0], page_size)).fetchall()
+            page = self._execute('next_page', (page[-1][0], page_size), lambda cursor: cursor.fetchall())
 
     def close(self):
         "Close the connection pool."
@@ -663,7 +663,6 @@ def _drop_if_closed_by_server(conn):
 def _durable_commits(conn):
     "A new pooled connection: make sure a commit is on disk before it is acknowledged (unless the server already promises more)."
     if conn.execute('SHOW synchronous_commit').fetchone()[0] == 'off': conn.execute('SET synchronous_commit TO on')
-    conn.commit()
 
 # %% ../nbs/02_toolset.ipynb 64
 MAX_PATTERN_CHARS = 200
