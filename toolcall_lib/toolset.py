@@ -487,6 +487,14 @@ def _login_name() -> str:
     try: return getpass.getuser()
     except Exception: return 'the current user'
 
+def _table_identifier(psycopg, table:str):
+    "The table name as a quoted SQL identifier; 'schema.table' names the schema too."
+    parts = table.split('.') if isinstance(table, str) else []
+    if not 1 <= len(parts) <= 2 or not all(parts) or any(len(part.encode()) > 63 or '\x00' in part for part in parts):
+        raise ValueError(f"table must be a name such as 'toolcall_memory' or 'schema.table' (at most 63 bytes each), not {table!r}")
+    return psycopg.sql.Identifier(*parts)
+
+# %% ../nbs/02_toolset.ipynb 59
 _PG_STATEMENTS = dict(   # one statement per operation; {table} is filled in (quoted) once per backend
     put=f"""INSERT INTO {{table}} AS old ({_RECORD_COLUMNS}) VALUES (%s, %s, %s::jsonb, %s, %s, 0)
             ON CONFLICT (key) DO UPDATE SET value=EXCLUDED.value, tags=EXCLUDED.tags, updated_at=EXCLUDED.updated_at
@@ -500,6 +508,22 @@ _PG_STATEMENTS = dict(   # one statement per operation; {table} is filled in (qu
     first_page=f'SELECT {_RECORD_COLUMNS} FROM {{table}} ORDER BY key LIMIT %s',
     next_page=f'SELECT {_RECORD_COLUMNS} FROM {{table}} WHERE key > %s ORDER BY key LIMIT %s')
 
+def _pg_row_to_record(row) -> MemoryRecord:
+    "A record from a row of `_RECORD_COLUMNS` (psycopg reads the `jsonb` tags as a list)."
+    key, value, tags, created_at, updated_at, access_count = row[:6]
+    return MemoryRecord(key, value, tuple(tags), created_at, updated_at, access_count)
+
+def _drop_if_closed_by_server(conn):
+    "Pool check without a round trip: an idle connection whose socket is readable was closed by the server (restart, admin); drop it."
+    if conn.closed or select.select([conn.fileno()], [], [], 0)[0]:
+        conn.close()
+        raise ConnectionError('the server closed this pooled connection')
+
+def _durable_commits(conn):
+    "A new pooled connection: make sure a commit is on disk before it is acknowledged (unless the server already promises more)."
+    if conn.execute('SHOW synchronous_commit').fetchone()[0] == 'off': conn.execute('SET synchronous_commit TO on')
+
+# %% ../nbs/02_toolset.ipynb 61
 class PostgresBackend:
     "A `MemoryBackend` in a PostgreSQL table: shared by every process and machine using it, one transaction per operation, a connection pool."
     def __init__(self,
@@ -642,29 +666,7 @@ class PostgresBackend:
     def __repr__(self):
         return f"PostgresBackend(host={self.server['host']!r}, database={self.server['database']!r}, table={self._table_name!r})"
 
-def _pg_row_to_record(row) -> MemoryRecord:
-    "A record from a row of `_RECORD_COLUMNS` (psycopg reads the `jsonb` tags as a list)."
-    key, value, tags, created_at, updated_at, access_count = row[:6]
-    return MemoryRecord(key, value, tuple(tags), created_at, updated_at, access_count)
-
-def _table_identifier(psycopg, table:str):
-    "The table name as a quoted SQL identifier; 'schema.table' names the schema too."
-    parts = table.split('.') if isinstance(table, str) else []
-    if not 1 <= len(parts) <= 2 or not all(parts) or any(len(part.encode()) > 63 or '\x00' in part for part in parts):
-        raise ValueError(f"table must be a name such as 'toolcall_memory' or 'schema.table' (at most 63 bytes each), not {table!r}")
-    return psycopg.sql.Identifier(*parts)
-
-def _drop_if_closed_by_server(conn):
-    "Pool check without a round trip: an idle connection whose socket is readable was closed by the server (restart, admin); drop it."
-    if conn.closed or select.select([conn.fileno()], [], [], 0)[0]:
-        conn.close()
-        raise ConnectionError('the server closed this pooled connection')
-
-def _durable_commits(conn):
-    "A new pooled connection: make sure a commit is on disk before it is acknowledged (unless the server already promises more)."
-    if conn.execute('SHOW synchronous_commit').fetchone()[0] == 'off': conn.execute('SET synchronous_commit TO on')
-
-# %% ../nbs/02_toolset.ipynb 64
+# %% ../nbs/02_toolset.ipynb 70
 MAX_PATTERN_CHARS = 200
 
 class GlobPattern:
@@ -702,7 +704,7 @@ class GlobPattern:
 
     def __repr__(self): return f'GlobPattern({self.pattern!r})'
 
-# %% ../nbs/02_toolset.ipynb 69
+# %% ../nbs/02_toolset.ipynb 75
 MAX_TAGS = 100
 _TAGS_HINT = 'tags must be a list of non-empty strings, e.g. ["ui", "preferences"]'
 
@@ -859,7 +861,7 @@ class MemoryToolset(Toolset):
     def __exit__(self, *exc_info): self.close()
     def __repr__(self): return f'MemoryToolset(backend={self.backend!r}, toolset_name={self.toolset_name!r})'
 
-# %% ../nbs/02_toolset.ipynb 94
+# %% ../nbs/02_toolset.ipynb 100
 MAX_SYMLINK_HOPS = 40
 MAX_PATH_BYTES = 4096
 _DIRECTORY_FLAGS = os.O_RDONLY | getattr(os, 'O_DIRECTORY', 0) | getattr(os, 'O_NOFOLLOW', 0) | getattr(os, 'O_CLOEXEC', 0)
@@ -879,7 +881,7 @@ def split_relative_path(
     if '..' in parts: raise PathOutsideRootError(f"{path!r} contains '..'; paths may not climb out of a directory")
     return parts
 
-# %% ../nbs/02_toolset.ipynb 97
+# %% ../nbs/02_toolset.ipynb 103
 class _DirectoryWalk:
     "Resolve a relative path under `root` component by component, holding directories open; a context manager closing them."
     def __init__(self, root:str, requested:str):
@@ -929,7 +931,7 @@ class _DirectoryWalk:
         try: return os.stat(name, dir_fd=self.stack[-1], follow_symlinks=False)
         except FileNotFoundError: return None
 
-# %% ../nbs/02_toolset.ipynb 99
+# %% ../nbs/02_toolset.ipynb 105
 _OS_ERROR_MESSAGES = {
     errno.ENOENT: 'there is no file or directory at {path!r}; use file_list to see what exists',
     errno.ENOTDIR: 'a component of {path!r} is a file, not a directory',
@@ -951,7 +953,7 @@ def _explain_os_errors(path:str):
         template = _OS_ERROR_MESSAGES.get(error.errno, '{path!r}: {strerror}')
         raise ToolInputError(template.format(path=path, strerror=error.strerror or error)) from error
 
-# %% ../nbs/02_toolset.ipynb 101
+# %% ../nbs/02_toolset.ipynb 107
 class FileToolset(Toolset):
     "Read, write, list and delete text files under one root directory; nothing outside the root is reachable."
     def __init__(self,
@@ -1059,7 +1061,7 @@ class FileToolset(Toolset):
 
     def __repr__(self): return f'FileToolset({self.root!r}, toolset_name={self.toolset_name!r})'
 
-# %% ../nbs/02_toolset.ipynb 123
+# %% ../nbs/02_toolset.ipynb 129
 def _flatten(sources) -> Iterator:
     for source in sources:
         if isinstance(source, (list, tuple)): yield from _flatten(source)
@@ -1093,7 +1095,7 @@ def combine_tools(
             combined[name], origins[name] = func, origin
     return combined
 
-# %% ../nbs/02_toolset.ipynb 127
+# %% ../nbs/02_toolset.ipynb 133
 def tool_definitions(
     *sources, # what `combine_tools` accepts: toolsets, toolset classes, functions, mappings
     fmt:str='anthropic', # provider format, one of `toolcall_lib.schema.SCHEMA_FORMATS`
