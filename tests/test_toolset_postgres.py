@@ -1,7 +1,7 @@
 """PostgresBackend against a real, throwaway PostgreSQL server (the `postgres` fixture in conftest.py): the nine tools
 as on SQLite, many threads and processes, an immediate shutdown, NUL characters, a server that goes away and comes back,
 its own table and nothing else."""
-import itertools, os, subprocess, sys, textwrap, threading, time, uuid
+import itertools, os, secrets, subprocess, sys, textwrap, threading, time, uuid
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -302,3 +302,17 @@ def test_a_role_that_may_not_create_the_table_is_told_what_to_grant(postgres):
     assert 'permission denied for schema locked' in message and f"role '{PASSWORD_USER}' may not create" in message
     assert 'CREATE TABLE' not in message and PASSWORD not in message
     assert postgres.execute("SELECT to_regclass('locked.memory') IS NULL") == [(True,)]
+
+
+def test_database_errors_reach_the_model_as_one_clear_line(postgres):
+    table = new_table()
+    memory = MemoryToolset(backend=PostgresBackend(postgres.dsn(), table=table), max_key_chars=10_000)
+    long_key = secrets.token_hex(2000)   # 4000 bytes that do not compress: over the btree limit of ~2.7 KB
+    answer = call_func('memory_store', {'key': long_key, 'value': 'v'}, ns=memory, raise_on_err=False)
+    assert answer.startswith('PostgreSQL cannot store this memory (index row size') and answer.endswith('use a shorter key')
+    assert memory.count() == 0
+    postgres.execute(f'DROP TABLE {table}')   # pulled out from under it
+    answer = call_func('memory_store', {'key': 'k', 'value': 'v'}, ns=memory, raise_on_err=False)
+    assert answer == (f"the memory store (PostgreSQL at host '{postgres.directory}', port 5432, database 'postgres') is unavailable: "
+                      f'relation "{table}" does not exist. It was not applied.')
+    memory.close()

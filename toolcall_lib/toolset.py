@@ -615,8 +615,11 @@ class PostgresBackend:
         except self._pool_timeout as error:
             reason = self._last_connect_error or f'no connection became free within {self.timeout:g} s'
             raise self._unavailable(reason, 'Nothing was changed; try again in a moment.') from error
-        except self._psycopg.OperationalError as error:
-            raise self._unavailable(error, 'The operation may not have been applied; check before repeating it.') from error
+        except self._psycopg.errors.ProgramLimitExceeded as error:   # a key over the index's limit of about 2.7 KB
+            raise ToolInputError(f'PostgreSQL cannot store this memory ({error.diag.message_primary}): use a shorter key') from error
+        except self._psycopg.Error as error:   # with an SQLSTATE the server refused the statement; without, the connection broke
+            outcome = 'It was not applied.' if error.sqlstate else 'It may or may not have been applied; check before repeating it.'
+            raise self._unavailable(error, outcome) from error
 
     @staticmethod
     def _check_text(key:str, value:str, tags):
