@@ -285,11 +285,14 @@ def test_without_psycopg_the_module_imports_and_the_backend_says_what_to_install
 
 
 def test_connections_the_server_closed_are_replaced_without_an_error(postgres):
-    with PostgresBackend(postgres.dsn(), table=new_table(), min_connections=3, max_connections=3, timeout=5) as backend:
+    mine = "application_name = 'replaced_connections'"
+    with PostgresBackend(postgres.dsn() + '&application_name=replaced_connections', table=new_table(),
+                         min_connections=3, max_connections=3, timeout=5) as backend:
         backend._pool.wait(timeout=30)   # all three pooled connections are open and idle
-        terminated = postgres.execute("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = 'toolcall_lib memory'")
-        assert terminated == [(3,)]
-        time.sleep(0.5)
+        assert postgres.execute(f'SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE {mine}') == [(3,)]
+        deadline = time.monotonic() + 30
+        while postgres.execute(f'SELECT count(*) FROM pg_stat_activity WHERE {mine}') != [(0,)] and time.monotonic() < deadline:
+            time.sleep(0.1)   # until the three server processes have exited
         for i in range(10): backend.put(f'k{i}', 'v', (), 1.0)   # no MemoryUnavailableError: each dead connection is dropped at checkout
         assert backend.count() == 10
 
