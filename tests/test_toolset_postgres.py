@@ -319,3 +319,19 @@ def test_database_errors_reach_the_model_as_one_clear_line(postgres):
     assert answer == (f"the memory store (PostgreSQL at host '{postgres.directory}', port 5432, database 'postgres') is unavailable: "
                       f'relation "{table}" does not exist. It was not applied.')
     memory.close()
+
+
+def test_a_process_with_many_open_files_still_checks_its_connections(postgres):
+    # select() cannot watch descriptors above 1023; the pool's check must work when the connection's socket is one of them
+    import resource
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < 2048: resource.setrlimit(resource.RLIMIT_NOFILE, (min(2048, hard), hard))
+    filler = [os.open(os.devnull, os.O_RDONLY) for _ in range(1100)]
+    try:
+        with PostgresBackend(postgres.dsn(), table=new_table(), timeout=3) as backend:
+            with backend._connection() as conn: assert conn.fileno() > 1023
+            for i in range(5): backend.put(f'k{i}', 'v', (), 1.0)
+            assert backend.count() == 5
+    finally:
+        for fd in filler: os.close(fd)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))

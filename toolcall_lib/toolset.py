@@ -513,9 +513,16 @@ def _pg_row_to_record(row) -> MemoryRecord:
     key, value, tags, created_at, updated_at, access_count = row[:6]
     return MemoryRecord(key, value, tuple(tags), created_at, updated_at, access_count)
 
+def _readable(fd:int) -> bool:
+    "Whether reading `fd` would not block; `poll` where there is one, since `select` cannot watch descriptors above 1023."
+    if not hasattr(select, 'poll'): return bool(select.select([fd], [], [], 0)[0])
+    poller = select.poll()
+    poller.register(fd, select.POLLIN)
+    return bool(poller.poll(0))
+
 def _drop_if_closed_by_server(conn):
     "Pool check without a round trip: an idle connection whose socket is readable was closed by the server (restart, admin); drop it."
-    if conn.closed or select.select([conn.fileno()], [], [], 0)[0]:
+    if conn.closed or _readable(conn.fileno()):
         conn.close()
         raise ConnectionError('the server closed this pooled connection')
 
