@@ -659,7 +659,9 @@ class PostgresBackend:
 
     def count(self): return self._execute('count')[0]
 
-    def records(self, page_size:int=500):
+    def records(self,
+                page_size:int=500, # rows fetched per query
+               ):
         "Every record in key order, fetched a page at a time (each page one statement, so one short transaction)."
         page = self._execute('first_page', (page_size,), lambda cursor: cursor.fetchall())
         while page:
