@@ -1,11 +1,17 @@
 """Benchmarks for toolcall_lib.toolset, each figure beside a baseline measured in the same run.
 
-Run with `python benchmarks/bench_toolset.py`; `run()` returns the rows as a list of dicts."""
-import os, re, shutil, sqlite3, tempfile, time
+Run with `python benchmarks/bench_toolset.py`; `run()` returns the rows as a list of dicts. The PostgreSQL rows use the
+server at $TOOLCALL_BENCH_POSTGRES (a connection URL) if set, or else start a throwaway one on a unix socket
+(tests/throwaway_postgres.py; `tools/ensure_postgres` installs the server programs)."""
+import os, re, shutil, sqlite3, sys, tempfile, threading, time, uuid
+from contextlib import contextmanager
 from pathlib import Path
 
 from toolcall_lib.dispatch import call_func
-from toolcall_lib.toolset import FileToolset, GlobPattern, InMemoryBackend, MemoryToolset, SQLiteBackend
+from toolcall_lib.toolset import FileToolset, GlobPattern, InMemoryBackend, MemoryToolset, PostgresBackend, SQLiteBackend
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / 'tests'))
+from throwaway_postgres import ThrowawayPostgres, find_postgres_bindir
 
 
 def per_second(func, repeat: int) -> float:
@@ -106,9 +112,67 @@ def bench_files(scratch: Path) -> list[dict]:
                     'open+write+fsync+os.replace', fsynced_replace, 200)]
 
 
+@contextmanager
+def postgres_dsn():
+    "A PostgreSQL URL to benchmark against: $TOOLCALL_BENCH_POSTGRES, or a throwaway server (None when neither is available)."
+    if os.environ.get('TOOLCALL_BENCH_POSTGRES'): yield os.environ['TOOLCALL_BENCH_POSTGRES']
+    elif find_postgres_bindir() is None: yield None
+    else:
+        with ThrowawayPostgres() as server: yield server.dsn()
+
+
+def threaded_per_second(func, threads: int, per_thread: int) -> float:
+    "Operations per second of `func(thread, i)` run by `threads` threads at once, `per_thread` calls each."
+    barrier = threading.Barrier(threads + 1)
+    def worker(thread):
+        barrier.wait()
+        for i in range(per_thread): func(thread, i)
+    workers = [threading.Thread(target=worker, args=(n,)) for n in range(threads)]
+    for w in workers: w.start()
+    barrier.wait()
+    start = time.perf_counter()
+    for w in workers: w.join()
+    return threads * per_thread / (time.perf_counter() - start)
+
+
+def bench_postgres(scratch: Path) -> list[dict]:
+    "memory_store, memory_retrieve and memory_search on PostgreSQL beside the same tools on SQLite, both durable (commit on disk)."
+    with postgres_dsn() as dsn:
+        if dsn is None:
+            print('# PostgreSQL rows skipped: no server programs (run tools/ensure_postgres) and no $TOOLCALL_BENCH_POSTGRES', file=sys.stderr)
+            return []
+        import psycopg
+        table = f'bench_{uuid.uuid4().hex[:8]}'
+        on_postgres = MemoryToolset(backend=PostgresBackend(dsn, table=table, max_connections=8))
+        on_sqlite = MemoryToolset(backend=SQLiteBackend(scratch / 'versus_postgres.db'))   # synchronous=FULL, the default
+        raw = psycopg.connect(dsn, autocommit=True)
+        raw.execute(f'CREATE TABLE raw_{table} (key text PRIMARY KEY, value text)')
+        upsert = f'INSERT INTO raw_{table} VALUES (%s, %s) ON CONFLICT (key) DO UPDATE SET value=EXCLUDED.value'
+        rows = [compare('memory_store, PostgreSQL (durable commit)', 'MemoryToolset(postgresql://)',
+                        lambda i: on_postgres.store(f'k{i % 500}', f'value {i}', tags=['bench']),
+                        'MemoryToolset(path), SQLite FULL', lambda i: on_sqlite.store(f'k{i % 500}', f'value {i}', tags=['bench']), 300),
+                compare('memory_store, PostgreSQL: cost of the layer', 'MemoryToolset(postgresql://)',
+                        lambda i: on_postgres.store(f'k{i % 500}', f'value {i}', tags=['bench']),
+                        'raw psycopg upsert, autocommit', lambda i: raw.execute(upsert, (f'k{i % 500}', f'value {i}')), 300)]
+        for i in range(500): on_postgres.store(f'k{i}', f'value {i}', tags=['bench']); on_sqlite.store(f'k{i}', f'value {i}', tags=['bench'])
+        rows.append(compare('memory_retrieve, PostgreSQL (bumps access count)', 'MemoryToolset(postgresql://)',
+                            lambda i: on_postgres.retrieve(f'k{i % 500}'), 'MemoryToolset(path), SQLite FULL',
+                            lambda i: on_sqlite.retrieve(f'k{i % 500}'), 300))
+        rows.append(compare('memory_search, 500 memories, PostgreSQL', 'MemoryToolset(postgresql://)', lambda i: on_postgres.search('value 4?9'),
+                            'MemoryToolset(path), SQLite', lambda i: on_sqlite.search('value 4?9'), 30))
+        threads, per_thread = 8, 40
+        rows.append(row('memory_store from 8 threads at once', 'MemoryToolset(postgresql://), pool of 8',
+                        threaded_per_second(lambda t, i: on_postgres.store(f't{t}-{i}', 'v'), threads, per_thread),
+                        'MemoryToolset(path), SQLite FULL', threaded_per_second(lambda t, i: on_sqlite.store(f't{t}-{i}', 'v'), threads, per_thread),
+                        'ops/s'))
+        raw.execute(f'DROP TABLE raw_{table}'); raw.execute(f'DROP TABLE {table}'); raw.close()
+        on_postgres.close(); on_sqlite.close()
+        return rows
+
+
 def run() -> list[dict]:
     scratch = Path(tempfile.mkdtemp())
-    try: return bench_memory(scratch) + bench_search() + bench_files(scratch)
+    try: return bench_memory(scratch) + bench_postgres(scratch) + bench_search() + bench_files(scratch)
     finally: shutil.rmtree(scratch, ignore_errors=True)
 
 main = run

@@ -1,10 +1,12 @@
-"""Property tests: GlobPattern agrees with a regex reference; every memory backend behaves like a plain dict model."""
-import re, tempfile
+"""Property tests: GlobPattern agrees with a regex reference; every memory backend (in memory, SQLite, PostgreSQL) behaves
+like a plain dict model."""
+import re, tempfile, uuid
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings, strategies as st
 
-from toolcall_lib.toolset import GlobPattern, InMemoryBackend, MemoryRecord, SQLiteBackend
+from toolcall_lib.toolset import GlobPattern, InMemoryBackend, MemoryRecord, PostgresBackend, SQLiteBackend
 
 
 def reference_match(pattern: str, text: str) -> bool:
@@ -20,11 +22,12 @@ def test_glob_pattern_agrees_with_the_regex_reference(pattern, text):
     assert GlobPattern(pattern).search(text) == reference_match(pattern, text)
 
 
-KEYS = st.sampled_from(['a', 'b', 'c', 'key with spaces', 'ключ'])
+KEYS = st.sampled_from(['a', 'b', 'c', 'B', 'key with spaces', 'ключ', 'é', '😀'])   # upper case and non-ASCII test the key order
+VALUES = st.text(st.characters(blacklist_characters='\x00', blacklist_categories=('Cs',)), max_size=5)   # MemoryToolset refuses NUL for every backend
 TAGS = st.lists(st.sampled_from(['x', 'y', 'z']), max_size=3, unique=True).map(tuple)
 OPERATIONS = st.lists(st.one_of(
-    st.tuples(st.just('put'), KEYS, st.text(max_size=5), TAGS),
-    st.tuples(st.just('update'), KEYS, st.text(max_size=5), st.none() | TAGS),
+    st.tuples(st.just('put'), KEYS, VALUES, TAGS),
+    st.tuples(st.just('update'), KEYS, VALUES, st.none() | TAGS),
     st.tuples(st.just('get'), KEYS, st.booleans()),
     st.tuples(st.just('delete'), KEYS),
     st.tuples(st.just('clear'),),
@@ -61,11 +64,18 @@ def apply_to_backend(backend, operation, now: float):
     return getattr(backend, kind)(*args)
 
 
+@pytest.fixture(scope='module')
+def postgres_backend(postgres):
+    "One PostgresBackend for the module's examples; each example starts by emptying it."
+    with PostgresBackend(postgres.dsn(), table=f'property_{uuid.uuid4().hex[:12]}') as backend: yield backend
+
+
 @settings(max_examples=60, deadline=None)
 @given(operations=OPERATIONS)
-def test_backends_behave_like_a_dict(operations):
+def test_backends_behave_like_a_dict(operations, postgres_backend):
+    postgres_backend.clear()
     with tempfile.TemporaryDirectory() as scratch:
-        backends = [InMemoryBackend(), SQLiteBackend(Path(scratch) / 'property.db', synchronous='NORMAL')]
+        backends = [InMemoryBackend(), SQLiteBackend(Path(scratch) / 'property.db', synchronous='NORMAL'), postgres_backend]
         model = {}
         for step, operation in enumerate(operations):
             expected = apply_to_model(model, operation, float(step))

@@ -7,11 +7,11 @@ __all__ = ['MAX_PATTERN_CHARS', 'MAX_TAGS', 'MAX_SYMLINK_HOPS', 'MAX_PATH_BYTES'
            'ToolNameClashError', 'ToolInputError', 'PathOutsideRootError', 'FileTooLargeError', 'ToolMark', 'tool',
            'default_toolset_name', 'default_tool_name', 'ToolSpec', 'MissingToolsetArgumentsError', 'Toolset',
            'MemoryRecord', 'MemoryBackend', 'InMemoryBackend', 'check_memory_backend', 'MemoryLayoutError',
-           'SQLiteBackend', 'GlobPattern', 'MemoryToolset', 'split_relative_path', 'FileToolset', 'combine_tools',
-           'tool_definitions']
+           'SQLiteBackend', 'MemoryUnavailableError', 'PostgresBackend', 'GlobPattern', 'MemoryToolset',
+           'split_relative_path', 'FileToolset', 'combine_tools', 'tool_definitions']
 
 # %% ../nbs/02_toolset.ipynb 3
-import errno, functools, inspect, json, os, re, secrets, sqlite3, stat, threading, time
+import errno, functools, getpass, hashlib, inspect, json, os, re, secrets, select, sqlite3, stat, threading, time
 from contextlib import contextmanager
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
@@ -349,7 +349,7 @@ _SCHEMA_VERSION = 1
 _RECORD_COLUMNS = 'key, value, tags, created_at, updated_at, access_count'
 
 class MemoryLayoutError(ToolsetError, RuntimeError):
-    "A SQLite memory file uses a table layout this version of toolcall_lib does not know (it was written by a newer one)."
+    "A memory store uses a layout this version of toolcall_lib does not know (written by a newer one), or a PostgreSQL table of that name is not a memory table."
 
 def _row_to_record(row) -> MemoryRecord:
     key, value, tags, created_at, updated_at, access_count = row
@@ -449,7 +449,236 @@ class SQLiteBackend:
     def __exit__(self, *exc_info): self.close()
     def __repr__(self): return f'SQLiteBackend({str(self.path)!r})'
 
-# %% ../nbs/02_toolset.ipynb 57
+# %% ../nbs/02_toolset.ipynb 55
+class MemoryUnavailableError(ToolsetError, ToolCallError, ConnectionError):
+    "The memory store cannot be reached (server down, unreachable, or refusing the login); the message names host and database, never the password."
+
+_LAYOUT_COMMENT = 'toolcall_lib memory, layout {version}'
+_LAYOUT_PATTERN = re.compile(r'toolcall_lib memory, layout ([0-9]{1,9})')
+
+def _no_nul(text:str, what:str) -> str:
+    "`text`, or a `ToolInputError` when it holds a NUL character, which PostgreSQL text cannot hold."
+    if '\x00' in text: raise ToolInputError(f'the {what} contains a NUL character (\\u0000), which cannot be stored: remove it')
+    return text
+
+def _import_psycopg():
+    "psycopg and psycopg_pool, or an `ImportError` saying which extra to install."
+    try:
+        import psycopg, psycopg_pool
+    except ImportError as error:
+        raise ImportError(f"PostgresBackend needs psycopg 3 and psycopg-pool ({error}): pip install 'toolcall_lib[postgres]'") from error
+    return psycopg, psycopg_pool
+
+def _postgres_server(dsn:str) -> dict:
+    "Where `dsn` connects to, without connecting, for messages: the same defaults and environment variables libpq uses."
+    psycopg, _ = _import_psycopg()
+    try: params = psycopg.conninfo.conninfo_to_dict(dsn)
+    except psycopg.ProgrammingError:   # its message may quote the string, password included
+        raise ValueError('the PostgreSQL connection string is not valid: give a URL such as '
+                         "'postgresql://user:password@host:5432/database' or 'host=... dbname=...'") from None
+    environ = os.environ
+    user = params.get('user') or environ.get('PGUSER') or _login_name()
+    return dict(host=params.get('host') or params.get('hostaddr') or environ.get('PGHOST') or 'the default local socket',
+                port=str(params.get('port') or environ.get('PGPORT') or 5432),
+                database=params.get('dbname') or environ.get('PGDATABASE') or user,
+                user=user, password=params.get('password') or '')
+
+def _login_name() -> str:
+    try: return getpass.getuser()
+    except Exception: return 'the current user'
+
+def _table_identifier(psycopg, table:str):
+    "The table name as a quoted SQL identifier; 'schema.table' names the schema too."
+    parts = table.split('.') if isinstance(table, str) else []
+    if not 1 <= len(parts) <= 2 or not all(parts) or any(len(part.encode()) > 63 or '\x00' in part for part in parts):
+        raise ValueError(f"table must be a name such as 'toolcall_memory' or 'schema.table' (at most 63 bytes each), not {table!r}")
+    return psycopg.sql.Identifier(*parts)
+
+# %% ../nbs/02_toolset.ipynb 59
+_PG_STATEMENTS = dict(   # one statement per operation; {table} is filled in (quoted) once per backend
+    put=f"""INSERT INTO {{table}} AS old ({_RECORD_COLUMNS}) VALUES (%s, %s, %s::jsonb, %s, %s, 0)
+            ON CONFLICT (key) DO UPDATE SET value=EXCLUDED.value, tags=EXCLUDED.tags, updated_at=EXCLUDED.updated_at
+            RETURNING {_RECORD_COLUMNS}, old.xmax = 0""",   # xmax is 0 only on a row version just inserted: was the key new?
+    update=f"UPDATE {{table}} SET value=%s, tags=COALESCE(%s::jsonb, tags), updated_at=%s WHERE key=%s RETURNING {_RECORD_COLUMNS}",
+    touch=f'UPDATE {{table}} SET access_count=access_count+1 WHERE key=%s RETURNING {_RECORD_COLUMNS}',
+    get=f'SELECT {_RECORD_COLUMNS} FROM {{table}} WHERE key=%s',
+    delete='DELETE FROM {table} WHERE key=%s',
+    clear='DELETE FROM {table}',
+    count='SELECT count(*) FROM {table}',
+    first_page=f'SELECT {_RECORD_COLUMNS} FROM {{table}} ORDER BY key LIMIT %s',
+    next_page=f'SELECT {_RECORD_COLUMNS} FROM {{table}} WHERE key > %s ORDER BY key LIMIT %s')
+
+def _pg_row_to_record(row) -> MemoryRecord:
+    "A record from a row of `_RECORD_COLUMNS` (psycopg reads the `jsonb` tags as a list)."
+    key, value, tags, created_at, updated_at, access_count = row[:6]
+    return MemoryRecord(key, value, tuple(tags), created_at, updated_at, access_count)
+
+def _readable(fd:int) -> bool:
+    "Whether reading `fd` would not block; `poll` where there is one, since `select` cannot watch descriptors above 1023."
+    if not hasattr(select, 'poll'): return bool(select.select([fd], [], [], 0)[0])
+    poller = select.poll()
+    poller.register(fd, select.POLLIN)
+    return bool(poller.poll(0))
+
+def _drop_if_closed_by_server(conn):
+    "Pool check without a round trip: an idle connection whose socket is readable was closed by the server (restart, admin); drop it."
+    if conn.closed or _readable(conn.fileno()):
+        conn.close()
+        raise ConnectionError('the server closed this pooled connection')
+
+def _durable_commits(conn):
+    "A new pooled connection: make sure a commit is on disk before it is acknowledged (unless the server already promises more)."
+    if conn.execute('SHOW synchronous_commit').fetchone()[0] == 'off': conn.execute('SET synchronous_commit TO on')
+
+# %% ../nbs/02_toolset.ipynb 61
+class PostgresBackend:
+    "A `MemoryBackend` in a PostgreSQL table: shared by every process and machine using it, one transaction per operation, a connection pool."
+    def __init__(self,
+                 dsn:str, # libpq connection string: 'postgresql://user:password@host:5432/database' or 'host=... dbname=...'
+                 *,
+                 table:str='toolcall_memory', # table to keep memories in, created on first use; 'schema.table' to name its schema
+                 min_connections:int=1, # connections the pool keeps open
+                 max_connections:int=8, # most connections the pool opens at once (per backend, so per process)
+                 timeout:float=10.0, # seconds an operation waits for a connection (all busy, or the server away) before failing
+                 connect_timeout:float=10.0, # seconds to wait for the server when connecting, unless `dsn` sets connect_timeout
+                ):
+        psycopg, psycopg_pool = _import_psycopg()
+        sql = psycopg.sql
+        self._psycopg, self._pool_timeout, self.timeout = psycopg, psycopg_pool.PoolTimeout, timeout
+        self.server = _postgres_server(dsn)   # host, port, database and user, for messages
+        self._password = self.server.pop('password')   # only to blank it out of messages
+        self.table = _table_identifier(psycopg, table)
+        self._table_name = table
+        given = psycopg.conninfo.conninfo_to_dict(dsn)
+        options = {name: value for name, value in dict(connect_timeout=max(1, round(connect_timeout)), application_name='toolcall_lib memory').items()
+                   if name not in given}   # settings in `dsn` win
+        with self._connecting():
+            with psycopg.connect(dsn, **options) as conn:
+                self._statements = {name: sql.SQL(text).format(table=self.table).as_string(conn) for name, text in _PG_STATEMENTS.items()}
+                try: self._create_table(conn)
+                except psycopg.errors.InsufficientPrivilege as error:
+                    raise self._unavailable(error, f'The role {self.server["user"]!r} may not create the memory table: grant it CREATE on '
+                                            "the schema, or create the table once as a role that may (then grant this one "
+                                            'SELECT, INSERT, UPDATE and DELETE on it).') from error
+        backend = self
+        class RecordingConnection(psycopg.Connection):
+            "Remembers why the pool last failed to connect, for the message of a timeout."
+            @classmethod
+            def connect(cls, *args, **kwargs):
+                try: conn = super().connect(*args, **kwargs)
+                except psycopg.Error as error: backend._last_connect_error = error; raise
+                backend._last_connect_error = None
+                return conn
+        self._last_connect_error = None
+        self._pool = psycopg_pool.ConnectionPool(dsn, kwargs=dict(options, autocommit=True), min_size=min_connections, max_size=max_connections,
+                                                 timeout=timeout, connection_class=RecordingConnection, check=_drop_if_closed_by_server,
+                                                 configure=_durable_commits, name=f'toolcall_lib memory {table}', open=True)
+
+    def _create_table(self, conn):
+        "Create the table on first use, or check that an existing one has a layout this version knows."
+        sql = self._psycopg.sql
+        quoted = self.table.as_string(conn)
+        lock_id = int.from_bytes(hashlib.sha256(f'toolcall_lib memory table {quoted}'.encode()).digest()[:8], 'big', signed=True)
+        with conn.transaction():
+            conn.execute('SELECT pg_advisory_xact_lock(%s)', (lock_id,))   # one creator at a time, without locking any table
+            exists, comment = conn.execute("SELECT to_regclass(%s) IS NOT NULL, obj_description(to_regclass(%s), 'pg_class')",
+                                           (quoted, quoted)).fetchone()
+            if exists:
+                match = _LAYOUT_PATTERN.fullmatch(comment or '')
+                if match is None:
+                    raise MemoryLayoutError(f'table {quoted} exists but was not created by toolcall_lib, so it is left alone: '
+                                            'choose another name with table=')
+                if int(match[1]) > _SCHEMA_VERSION:
+                    raise MemoryLayoutError(f'table {quoted} was written by a newer toolcall_lib (memory layout {match[1]}); '
+                                            'upgrade toolcall_lib to use it')
+                return
+            conn.execute(sql.SQL('''CREATE TABLE {} (
+                key text COLLATE "C" PRIMARY KEY, value text NOT NULL, tags jsonb NOT NULL DEFAULT '[]',
+                created_at double precision NOT NULL, updated_at double precision NOT NULL, access_count bigint NOT NULL DEFAULT 0)'''
+                ).format(self.table))
+            conn.execute(sql.SQL('COMMENT ON TABLE {} IS {}').format(self.table, sql.Literal(_LAYOUT_COMMENT.format(version=_SCHEMA_VERSION))))
+
+    def _where(self) -> str:
+        return f"PostgreSQL at host {self.server['host']!r}, port {self.server['port']}, database {self.server['database']!r}"
+
+    def _unavailable(self, reason, applied:str) -> MemoryUnavailableError:
+        text = ' '.join((getattr(getattr(reason, 'diag', None), 'message_primary', None) or str(reason)).split())   # no SQL echoed
+        if self._password: text = text.replace(self._password, '***')
+        if not text.endswith(('.', '?', '!')): text += '.'
+        return MemoryUnavailableError(f'the memory store ({self._where()}) is unavailable: {text} {applied}')
+
+    @contextmanager
+    def _connecting(self):
+        "Turn a failure to reach the server into `MemoryUnavailableError`."
+        try: yield
+        except self._psycopg.OperationalError as error:
+            raise self._unavailable(error, 'Check that the server is running and the connection settings are right.') from error
+
+    @contextmanager
+    def _connection(self):
+        "A pooled connection (in autocommit mode: each statement is its own transaction), with failures to reach the server explained."
+        try:
+            with self._pool.connection() as conn: yield conn
+        except self._pool_timeout as error:
+            reason = self._last_connect_error or f'no connection became free within {self.timeout:g} s'
+            raise self._unavailable(reason, 'Nothing was changed; try again in a moment.') from error
+        except self._psycopg.errors.ProgramLimitExceeded as error:   # a key over the index's limit of about 2.7 KB
+            raise ToolInputError(f'PostgreSQL cannot store this memory ({error.diag.message_primary}): use a shorter key') from error
+        except self._psycopg.Error as error:   # with an SQLSTATE the server refused the statement; without, the connection broke
+            outcome = 'It was not applied.' if error.sqlstate else 'It may or may not have been applied; check before repeating it.'
+            raise self._unavailable(error, outcome) from error
+
+    @staticmethod
+    def _check_text(key:str, value:str, tags):
+        _no_nul(key, 'key'); _no_nul(value, 'value')
+        for tag in tags or (): _no_nul(tag, 'tag')
+
+    def _execute(self, name:str, parameters=(), result=lambda cursor: cursor.fetchone()):
+        "Run statement `name` of `_PG_STATEMENTS`, its own transaction, on a pooled connection; `result(cursor)` is returned."
+        with self._connection() as conn: return result(conn.execute(self._statements[name], parameters))
+
+    def put(self, key, value, tags, now):
+        self._check_text(key, value, tags)
+        row = self._execute('put', (key, value, json.dumps(list(tags)), now, now))
+        return _pg_row_to_record(row), row[6]
+
+    def update(self, key, value, tags, now):
+        self._check_text(key, value, tags)
+        row = self._execute('update', (value, None if tags is None else json.dumps(list(tags)), now, key))
+        return None if row is None else _pg_row_to_record(row)
+
+    def get(self, key, touch=False):
+        if '\x00' in key: return None   # no stored key holds one
+        row = self._execute('touch' if touch else 'get', (key,))
+        return None if row is None else _pg_row_to_record(row)
+
+    def delete(self, key):
+        return '\x00' not in key and self._execute('delete', (key,), lambda cursor: cursor.rowcount > 0)
+
+    def clear(self): return self._execute('clear', (), lambda cursor: cursor.rowcount)
+
+    def count(self): return self._execute('count')[0]
+
+    def records(self,
+                page_size:int=500, # rows fetched per query
+               ):
+        "Every record in key order, fetched a page at a time (each page one statement, so one short transaction)."
+        page = self._execute('first_page', (page_size,), lambda cursor: cursor.fetchall())
+        while page:
+            yield from map(_pg_row_to_record, page)
+            if len(page) < page_size: return
+            page = self._execute('next_page', (page[-1][0], page_size), lambda cursor: cursor.fetchall())
+
+    def close(self):
+        "Close the connection pool."
+        self._pool.close()
+
+    def __enter__(self): return self
+    def __exit__(self, *exc_info): self.close()
+    def __repr__(self):
+        return f"PostgresBackend(host={self.server['host']!r}, database={self.server['database']!r}, table={self._table_name!r})"
+
+# %% ../nbs/02_toolset.ipynb 70
 MAX_PATTERN_CHARS = 200
 
 class GlobPattern:
@@ -487,7 +716,7 @@ class GlobPattern:
 
     def __repr__(self): return f'GlobPattern({self.pattern!r})'
 
-# %% ../nbs/02_toolset.ipynb 62
+# %% ../nbs/02_toolset.ipynb 75
 MAX_TAGS = 100
 _TAGS_HINT = 'tags must be a list of non-empty strings, e.g. ["ui", "preferences"]'
 
@@ -499,13 +728,18 @@ def _utf8(
     try: return text.encode('utf-8')
     except UnicodeEncodeError: raise ToolInputError(f'the {what} is not valid Unicode text (it contains unpaired surrogates)') from None
 
+def _backend_for(path) -> MemoryBackend:
+    "The backend a `path` names: a `postgresql://` (or `postgres://`) URL is PostgreSQL, anything else a SQLite file."
+    if isinstance(path, str) and path.startswith(('postgresql://', 'postgres://')): return PostgresBackend(path)
+    return SQLiteBackend(path)
+
 def _not_found(key:str) -> str:
     return f'No memory with key {key!r}. Use memory_list or memory_search to see which keys exist.'
 
 class MemoryToolset(Toolset):
     "Key-value memory for a model: store, retrieve, search and manage notes that persist between turns (and, with a path, between runs)."
     def __init__(self,
-                 path:str|os.PathLike|None=None, # SQLite file to keep memories in (created if missing); `None` keeps them in memory
+                 path:str|os.PathLike|None=None, # SQLite file (created if missing), or a 'postgresql://' URL; `None` keeps memories in memory
                  *,
                  backend:MemoryBackend|None=None, # a custom storage backend, instead of `path`
                  toolset_name:str|None=None, # prefix for the tool names, instead of 'memory'
@@ -515,7 +749,7 @@ class MemoryToolset(Toolset):
                 ):
         super().__init__(toolset_name=toolset_name)
         if path is not None and backend is not None: raise TypeError('give either path= or backend=, not both')
-        self.backend = backend if backend is not None else SQLiteBackend(path) if path is not None else InMemoryBackend()
+        self.backend = backend if backend is not None else _backend_for(path) if path is not None else InMemoryBackend()
         if not isinstance(self.backend, MemoryBackend):
             raise TypeError(f'{type(self.backend).__name__} does not implement MemoryBackend (put, update, get, delete, clear, count, records)')
         self.max_key_chars, self.max_value_chars, self.clock = max_key_chars, max_value_chars, clock
@@ -525,7 +759,7 @@ class MemoryToolset(Toolset):
         if len(key) > self.max_key_chars:
             raise ToolInputError(f'the key is {len(key)} characters long; keys may be at most {self.max_key_chars}')
         if not key.isascii(): _utf8(key, 'key')
-        return key
+        return _no_nul(key, 'key')
 
     def _check_value(self, value):
         if not isinstance(value, str): raise ToolInputError(f'the value must be a string, not {type(value).__name__}')
@@ -533,7 +767,7 @@ class MemoryToolset(Toolset):
             raise ToolInputError(f'the value is {len(value)} characters long; values may be at most {self.max_value_chars}: '
                                  'store a summary, or split it over several keys')
         if not value.isascii(): _utf8(value, 'value')
-        return value
+        return _no_nul(value, 'value')
 
     def _check_tags(self, tags):
         if tags is None: return None
@@ -545,6 +779,7 @@ class MemoryToolset(Toolset):
             if len(tag) > self.max_key_chars:
                 raise ToolInputError(f'a tag is {len(tag)} characters long; tags, like keys, may be at most {self.max_key_chars}')
             if not tag.isascii(): _utf8(tag, 'tag')
+            _no_nul(tag, 'tag')
         return tuple(dict.fromkeys(tags))
 
     @tool
@@ -631,14 +866,14 @@ class MemoryToolset(Toolset):
         return _not_found(key) if record is None else record.metadata()
 
     def close(self):
-        "Release the backend's resources (closes the SQLite connection)."
+        "Release the backend's resources (closes the SQLite connection or the PostgreSQL pool)."
         if hasattr(self.backend, 'close'): self.backend.close()
 
     def __enter__(self): return self
     def __exit__(self, *exc_info): self.close()
     def __repr__(self): return f'MemoryToolset(backend={self.backend!r}, toolset_name={self.toolset_name!r})'
 
-# %% ../nbs/02_toolset.ipynb 85
+# %% ../nbs/02_toolset.ipynb 100
 MAX_SYMLINK_HOPS = 40
 MAX_PATH_BYTES = 4096
 _DIRECTORY_FLAGS = os.O_RDONLY | getattr(os, 'O_DIRECTORY', 0) | getattr(os, 'O_NOFOLLOW', 0) | getattr(os, 'O_CLOEXEC', 0)
@@ -658,7 +893,7 @@ def split_relative_path(
     if '..' in parts: raise PathOutsideRootError(f"{path!r} contains '..'; paths may not climb out of a directory")
     return parts
 
-# %% ../nbs/02_toolset.ipynb 88
+# %% ../nbs/02_toolset.ipynb 103
 class _DirectoryWalk:
     "Resolve a relative path under `root` component by component, holding directories open; a context manager closing them."
     def __init__(self, root:str, requested:str):
@@ -708,7 +943,7 @@ class _DirectoryWalk:
         try: return os.stat(name, dir_fd=self.stack[-1], follow_symlinks=False)
         except FileNotFoundError: return None
 
-# %% ../nbs/02_toolset.ipynb 90
+# %% ../nbs/02_toolset.ipynb 105
 _OS_ERROR_MESSAGES = {
     errno.ENOENT: 'there is no file or directory at {path!r}; use file_list to see what exists',
     errno.ENOTDIR: 'a component of {path!r} is a file, not a directory',
@@ -730,7 +965,7 @@ def _explain_os_errors(path:str):
         template = _OS_ERROR_MESSAGES.get(error.errno, '{path!r}: {strerror}')
         raise ToolInputError(template.format(path=path, strerror=error.strerror or error)) from error
 
-# %% ../nbs/02_toolset.ipynb 92
+# %% ../nbs/02_toolset.ipynb 107
 class FileToolset(Toolset):
     "Read, write, list and delete text files under one root directory; nothing outside the root is reachable."
     def __init__(self,
@@ -838,7 +1073,7 @@ class FileToolset(Toolset):
 
     def __repr__(self): return f'FileToolset({self.root!r}, toolset_name={self.toolset_name!r})'
 
-# %% ../nbs/02_toolset.ipynb 114
+# %% ../nbs/02_toolset.ipynb 129
 def _flatten(sources) -> Iterator:
     for source in sources:
         if isinstance(source, (list, tuple)): yield from _flatten(source)
@@ -872,7 +1107,7 @@ def combine_tools(
             combined[name], origins[name] = func, origin
     return combined
 
-# %% ../nbs/02_toolset.ipynb 118
+# %% ../nbs/02_toolset.ipynb 133
 def tool_definitions(
     *sources, # what `combine_tools` accepts: toolsets, toolset classes, functions, mappings
     fmt:str='anthropic', # provider format, one of `toolcall_lib.schema.SCHEMA_FORMATS`
