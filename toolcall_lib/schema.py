@@ -545,6 +545,16 @@ def _handle_type(t, defs):
     if hasattr(t, '__value__'): return _handle_type(t.__value__, defs)  # `type X = ...` aliases (Python 3.12+)
     raise SchemaError(f"the annotation {t!r} has no JSON Schema form")
 
+def _is_schema_override(item):
+    "Is `item` a pydantic `WithJsonSchema` for validation (the schema of what a tool receives)?"
+    return type(item).__name__ == 'WithJsonSchema' and getattr(item, 'mode', None) in (None, 'validation')
+
+def _override_schema(item, t):
+    "A copy of the schema `WithJsonSchema` `item` gives annotation `t`"
+    if not isinstance(item.json_schema, dict):
+        raise SchemaError(f"WithJsonSchema({item.json_schema!r}) in {t!r} leaves it without a schema; a tool parameter needs one")
+    return copy.deepcopy(item.json_schema)
+
 def _handle_plain_class(cls, defs):
     "JSON Schema for a class used as an annotation without type arguments"
     if issubclass(cls, enum.Enum): return _enum_schema(cls, f"enum {cls.__name__}")
@@ -560,7 +570,12 @@ def _handle_plain_class(cls, defs):
 
 def _handle_generic(t, origin, args, defs):
     "JSON Schema for a subscripted annotation such as `list[int]`, `int | None` or `Annotated[int, ...]`"
-    if origin is Annotated: return _apply_metadata(_handle_type(args[0], defs), t.__metadata__)
+    if origin is Annotated:
+        metadata = t.__metadata__
+        for index in range(len(metadata) - 1, -1, -1):  # the last schema override wins; what comes after it still applies
+            if _is_schema_override(metadata[index]):
+                return _apply_metadata(_override_schema(metadata[index], t), metadata[index+1:])
+        return _apply_metadata(_handle_type(args[0], defs), metadata)
     if origin is Union or origin is types.UnionType: return {'anyOf': [_handle_type(arg, defs) for arg in args]}
     if origin is Literal: return _enum_schema(args, f"{t!r}")
     if _origin_name(origin) in ('Required', 'NotRequired', 'ReadOnly', 'Final', 'ClassVar'): return _handle_type(args[0], defs)
@@ -731,7 +746,7 @@ def get_schema(f:Callable, # the function, method, class or callable instance to
     "Generate JSON schema for a class, function, or method"
     return _cached(f, ('schema', pname, evalable, skip_hidden, name), _build_schema, f, pname, evalable, skip_hidden, name)
 
-# %% ../nbs/00_schema.ipynb 162
+# %% ../nbs/00_schema.ipynb 164
 SCHEMA_FORMATS = ('openai', 'openai-responses', 'anthropic', 'gemini', 'gemini-openapi', 'mcp')
 STRICT_FORMATS = ('openai', 'openai-responses', 'anthropic')
 _NAME_CHARS = frozenset('abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-')
@@ -747,7 +762,7 @@ def valid_tool_name(name:str, # the tool name to check
     raise ToolNameError(f"tool name {name[:80]!r} is not accepted by providers: use 1 to 64 letters, digits, "
                         f"'_' or '-'{hint}")
 
-# %% ../nbs/00_schema.ipynb 165
+# %% ../nbs/00_schema.ipynb 167
 def _where(path):
     "Readable location of `path` (keys from the parameters schema's root) for error messages"
     if len(path) >= 2 and path[0] == 'properties':
@@ -761,7 +776,7 @@ def _where(path):
         return f"type {path[1]!r}"
     return 'the parameters schema' + (f" (at {'/'.join(map(str, path))})" if path else '')
 
-# %% ../nbs/00_schema.ipynb 168
+# %% ../nbs/00_schema.ipynb 170
 def _jsonable(value, path):
     "`value` (a default, enum value or example) converted to plain JSON data"
     if isinstance(value, float) and not math.isfinite(value):
@@ -792,7 +807,7 @@ def _iso_duration(value):
     if not value.days and not clock: return 'PT0S'
     return f"{sign}P" + (f"{value.days}D" if value.days else '') + (f"T{clock}" if clock else '')
 
-# %% ../nbs/00_schema.ipynb 171
+# %% ../nbs/00_schema.ipynb 173
 _SCHEMA_LISTS = ('anyOf', 'allOf', 'oneOf', 'prefixItems')
 _SCHEMA_VALUES = ('items', 'additionalProperties', 'not', 'propertyNames', 'contains', 'if', 'then', 'else')
 _SCHEMA_MAPS = ('properties', '$defs', 'patternProperties')
@@ -818,7 +833,7 @@ def _json_values(node, path):
         if key in node: node[key] = _jsonable(node[key], path)
     return node
 
-# %% ../nbs/00_schema.ipynb 174
+# %% ../nbs/00_schema.ipynb 176
 @dataclasses.dataclass(frozen=True)
 class _StrictRules:
     "What one provider's strict mode accepts"
@@ -902,7 +917,7 @@ def _recursive_defs(parameters):
         return False
     return [name for name in refs if reaches_itself(name)]
 
-# %% ../nbs/00_schema.ipynb 182
+# %% ../nbs/00_schema.ipynb 184
 _GEMINI_KEYWORDS = frozenset({'type', 'format', 'title', 'description', 'nullable', 'enum', 'maxItems', 'minItems', 'properties',
     'required', 'minProperties', 'maxProperties', 'minLength', 'maxLength', 'pattern', 'example', 'anyOf', 'propertyOrdering',
     'default', 'items', 'minimum', 'maximum'})
@@ -945,7 +960,7 @@ def _gemini_openapi(node, path, defs, expanding=()):
         node['description'] = f"{node['description']} ({note})" if node.get('description') else note
     return node
 
-# %% ../nbs/00_schema.ipynb 185
+# %% ../nbs/00_schema.ipynb 187
 def _parameters_key(schema):
     "The key of `schema` (a get_schema result) holding the parameters' JSON Schema"
     if not isinstance(schema, dict) or not isinstance(schema.get('name'), str):
