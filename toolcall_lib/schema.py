@@ -418,8 +418,9 @@ def _properties(records, defs, owner, doc_params=None, skip_hidden=False, evalab
     for param, record in records.items():
         if skip_hidden and param.startswith('_'): continue
         if doc_params and not record['docment'] and param in doc_params: record = {**record, 'docment': doc_params[param]}
-        _process_property(param, record, props, req, defs, owner)
-        if evalable and 'default' in props[param]: props[param]['default'] = _evalable_default(props[param]['default'])
+        key, record = _field_parameter(param, record)
+        _process_property(key, record, props, req, defs, owner)
+        if evalable and 'default' in props[key]: props[key]['default'] = _evalable_default(props[key]['default'])
     return props, list(req)
 
 def _object_schema(cls, defs, skip_hidden=False, evalable=False):
@@ -612,6 +613,31 @@ def _process_property(name, record, props, req, defs, owner=None):
     props[name] = prop
     if record['default'] is _empty: req[name] = True
 
+def _is_field(value): return type(value).__name__ == 'FieldInfo'  # pydantic's, read by attribute so pydantic is not imported here
+
+def _field_default(field):
+    "The default pydantic `FieldInfo` `field` gives: its value, `_FACTORY` for a `default_factory`, or `_empty` (required)"
+    if type(field.default).__name__ != 'PydanticUndefinedType': return field.default
+    return _FACTORY if field.default_factory is not None else _empty
+
+def _field_alias(field):
+    "The name a model sends for a field whose `FieldInfo` is `field` (its validation alias, else its alias), or None"
+    alias = field.validation_alias if isinstance(field.validation_alias, str) else field.alias
+    return alias if isinstance(alias, str) else None
+
+def _field_parameter(name, record):
+    "(property name, record) for parameter `name`, with a pydantic `Field(...)` default or `Annotated` field unpacked"
+    default, anno = record['default'], record['anno']
+    fields = [item for item in getattr(anno, '__metadata__', ()) if _is_field(item)]
+    if _is_field(default):  # `x: int = Field(1, ge=0)`: the constraints join the annotation, the default is the field's
+        fields.append(default)
+        if anno is not _empty: anno = Annotated[anno, default]
+        default = _empty
+    if not fields: return name, record
+    if default is _empty: default = next((d for d in map(_field_default, reversed(fields)) if d is not _empty), _empty)
+    alias = next((a for a in map(_field_alias, reversed(fields)) if a), name)
+    return alias, {**record, 'default': default, 'anno': anno}
+
 # %% ../nbs/00_schema.ipynb 81
 def _type_label(schema):
     "Short human-readable name of the type `schema` describes"
@@ -746,7 +772,7 @@ def get_schema(f:Callable, # the function, method, class or callable instance to
     "Generate JSON schema for a class, function, or method"
     return _cached(f, ('schema', pname, evalable, skip_hidden, name), _build_schema, f, pname, evalable, skip_hidden, name)
 
-# %% ../nbs/00_schema.ipynb 164
+# %% ../nbs/00_schema.ipynb 168
 SCHEMA_FORMATS = ('openai', 'openai-responses', 'anthropic', 'gemini', 'gemini-openapi', 'mcp')
 STRICT_FORMATS = ('openai', 'openai-responses', 'anthropic')
 _NAME_CHARS = frozenset('abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-')
@@ -762,7 +788,7 @@ def valid_tool_name(name:str, # the tool name to check
     raise ToolNameError(f"tool name {name[:80]!r} is not accepted by providers: use 1 to 64 letters, digits, "
                         f"'_' or '-'{hint}")
 
-# %% ../nbs/00_schema.ipynb 167
+# %% ../nbs/00_schema.ipynb 171
 def _where(path):
     "Readable location of `path` (keys from the parameters schema's root) for error messages"
     if len(path) >= 2 and path[0] == 'properties':
@@ -776,7 +802,7 @@ def _where(path):
         return f"type {path[1]!r}"
     return 'the parameters schema' + (f" (at {'/'.join(map(str, path))})" if path else '')
 
-# %% ../nbs/00_schema.ipynb 170
+# %% ../nbs/00_schema.ipynb 174
 def _jsonable(value, path):
     "`value` (a default, enum value or example) converted to plain JSON data"
     if isinstance(value, float) and not math.isfinite(value):
@@ -807,7 +833,7 @@ def _iso_duration(value):
     if not value.days and not clock: return 'PT0S'
     return f"{sign}P" + (f"{value.days}D" if value.days else '') + (f"T{clock}" if clock else '')
 
-# %% ../nbs/00_schema.ipynb 173
+# %% ../nbs/00_schema.ipynb 177
 _SCHEMA_LISTS = ('anyOf', 'allOf', 'oneOf', 'prefixItems')
 _SCHEMA_VALUES = ('items', 'additionalProperties', 'not', 'propertyNames', 'contains', 'if', 'then', 'else')
 _SCHEMA_MAPS = ('properties', '$defs', 'patternProperties')
@@ -833,7 +859,7 @@ def _json_values(node, path):
         if key in node: node[key] = _jsonable(node[key], path)
     return node
 
-# %% ../nbs/00_schema.ipynb 176
+# %% ../nbs/00_schema.ipynb 180
 @dataclasses.dataclass(frozen=True)
 class _StrictRules:
     "What one provider's strict mode accepts"
@@ -917,7 +943,7 @@ def _recursive_defs(parameters):
         return False
     return [name for name in refs if reaches_itself(name)]
 
-# %% ../nbs/00_schema.ipynb 184
+# %% ../nbs/00_schema.ipynb 188
 _GEMINI_KEYWORDS = frozenset({'type', 'format', 'title', 'description', 'nullable', 'enum', 'maxItems', 'minItems', 'properties',
     'required', 'minProperties', 'maxProperties', 'minLength', 'maxLength', 'pattern', 'example', 'anyOf', 'propertyOrdering',
     'default', 'items', 'minimum', 'maximum'})
@@ -960,7 +986,7 @@ def _gemini_openapi(node, path, defs, expanding=()):
         node['description'] = f"{node['description']} ({note})" if node.get('description') else note
     return node
 
-# %% ../nbs/00_schema.ipynb 187
+# %% ../nbs/00_schema.ipynb 191
 def _parameters_key(schema):
     "The key of `schema` (a get_schema result) holding the parameters' JSON Schema"
     if not isinstance(schema, dict) or not isinstance(schema.get('name'), str):
