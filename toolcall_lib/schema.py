@@ -355,19 +355,26 @@ def _class_field_docments(cls):
     result = {}
     for base in reversed(_documented_bases(cls, node)): result.update(_class_field_docments(base))
     field_lines = {stmt.lineno for stmt in node.body if isinstance(stmt, ast.AnnAssign)}
-    for stmt in node.body:
+    for index, stmt in enumerate(node.body):
         if not isinstance(stmt, ast.AnnAssign) or not isinstance(stmt.target, ast.Name): continue
         rest = lines[stmt.end_lineno-1][stmt.end_col_offset:]
-        comment = rest.lstrip()[1:].strip() if rest.lstrip().startswith('#') else None
+        comment = (_without_pragmas(rest.lstrip()[1:]) or None) if rest.lstrip().startswith('#') else None
         if comment is None:
             above, number = [], stmt.lineno - 1
             while number >= 1 and lines[number-1].strip().startswith('#') and number not in field_lines:
-                above.append(lines[number-1].strip()[1:].strip()); number -= 1
-            comment = '\n'.join(reversed(above)) or None
-        result[stmt.target.id] = comment
+                above.append(_without_pragmas(lines[number-1].strip()[1:])); number -= 1
+            comment = '\n'.join(line for line in reversed(above) if line) or None
+        result[stmt.target.id] = comment or _attribute_docstring(node.body, index)
     return result
 
-# %% ../nbs/00_schema.ipynb 55
+def _attribute_docstring(body, index):
+    "The string literal right after statement `body[index]` of a class body (an attribute docstring), or None"
+    following = body[index+1] if index + 1 < len(body) else None
+    if isinstance(following, ast.Expr) and isinstance(following.value, ast.Constant) and isinstance(following.value.value, str):
+        return inspect.cleandoc(following.value.value) or None
+    return None
+
+# %% ../nbs/00_schema.ipynb 57
 _FACTORY = object()  # default of a field that has a default_factory: optional, but with no fixed default to show
 
 def _type_hints(cls):
@@ -403,7 +410,7 @@ def _class_records(cls):
 
 def _origin_name(origin): return getattr(origin, '_name', None) or getattr(origin, '__name__', None)
 
-# %% ../nbs/00_schema.ipynb 57
+# %% ../nbs/00_schema.ipynb 59
 def _is_namedtuple(cls): return issubclass(cls, tuple) and hasattr(cls, '_fields')
 
 def _is_structured(cls):
@@ -451,9 +458,32 @@ def _renamed_refs(node, renames):
     if isinstance(ref, str) and ref.startswith('#/$defs/') and ref[8:] in renames: result['$ref'] = '#/$defs/' + renames[ref[8:]]
     return result
 
+_documenting_generator = None
+
+def _pydantic_generator():
+    "A pydantic `GenerateJsonSchema` that describes each field without a description by its docments comment or attribute docstring"
+    global _documenting_generator
+    if _documenting_generator is None:
+        from pydantic.json_schema import GenerateJsonSchema
+        def described(method):
+            def describe(self, schema):
+                json_schema = method(self, schema)
+                cls, properties = schema.get('cls'), json_schema.get('properties')
+                if isinstance(cls, type) and isinstance(properties, dict):
+                    fields = getattr(cls, '__pydantic_fields__', None) or getattr(cls, 'model_fields', None) or {}
+                    for name, doc in _class_field_docments(cls).items():
+                        key = _field_alias(fields[name]) if name in fields and _field_alias(fields[name]) else name
+                        if doc and isinstance(properties.get(key), dict) and 'description' not in properties[key]:
+                            properties[key]['description'] = doc
+                return json_schema
+            return describe
+        _documenting_generator = type('DocumentingGenerateJsonSchema', (GenerateJsonSchema,), {
+            name: described(getattr(GenerateJsonSchema, name)) for name in ('model_schema', 'dataclass_schema', 'typed_dict_schema')})
+    return _documenting_generator
+
 def _pydantic_schema(cls, defs):
     "A pydantic model's own JSON schema, with its `$defs` merged into `defs` (renamed where a name is taken by another type)"
-    schema = cls.model_json_schema(ref_template='#/$defs/{model}')
+    schema = cls.model_json_schema(ref_template='#/$defs/{model}', schema_generator=_pydantic_generator())
     model_defs = schema.pop('$defs', {})
     renames = {}
     if set(schema) == {'$ref'}:  # a recursive model: pydantic puts the model itself in its $defs; ours has an entry for it
@@ -480,7 +510,7 @@ def _handle_class(cls, defs):
         defs[name] = _object_schema(cls, defs, evalable=getattr(defs, 'evalable', False))
     return {'$ref': f'#/$defs/{name}'}
 
-# %% ../nbs/00_schema.ipynb 59
+# %% ../nbs/00_schema.ipynb 61
 def _tuple_schema(args, defs):
     "JSON Schema for `tuple[args]`"
     if not args: return {'type': 'array', 'items': {}}
@@ -520,7 +550,7 @@ def _container_schema(origin, args, defs):
         return schema
     return None
 
-# %% ../nbs/00_schema.ipynb 61
+# %% ../nbs/00_schema.ipynb 63
 def _handle_type(t, defs):
     "JSON Schema for annotation `t`; named object types are added to `defs` and referenced with `$ref`"
     try: known = _SIMPLE_TYPES.get(t)
@@ -588,7 +618,7 @@ def _handle_generic(t, origin, args, defs):
             if not issubclass(origin, (tuple, cabc.Iterable)): return _handle_plain_class(origin, defs)
     raise SchemaError(f"the annotation {t!r} has no JSON Schema form")
 
-# %% ../nbs/00_schema.ipynb 63
+# %% ../nbs/00_schema.ipynb 65
 def _param(record):
     "The start of a property for a docments-style parameter `record`: description and default"
     prop = {'description': record['docment'] or ''}
@@ -638,7 +668,7 @@ def _field_parameter(name, record):
     alias = next((a for a in map(_field_alias, reversed(fields)) if a), name)
     return alias, {**record, 'default': default, 'anno': anno}
 
-# %% ../nbs/00_schema.ipynb 81
+# %% ../nbs/00_schema.ipynb 83
 def _type_label(schema):
     "Short human-readable name of the type `schema` describes"
     if '$ref' in schema: return schema['$ref'].rsplit('/', 1)[-1]
@@ -657,7 +687,7 @@ def _returns_line(record, doc_returns):
     text = record['docment'] or doc_returns
     return f"\n\nReturns:\n- {text} (type: {label})" if text else f"\n\nReturns:\n- type: {label}"
 
-# %% ../nbs/00_schema.ipynb 84
+# %% ../nbs/00_schema.ipynb 86
 def _evalable_default(value):
     "`value` if `ast.literal_eval(repr(value))` can read it back, else `str(value)`"
     if value is None or type(value) in (str, int, float, bool): return value
@@ -665,7 +695,7 @@ def _evalable_default(value):
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError): return str(value)
     return value
 
-# %% ../nbs/00_schema.ipynb 86
+# %% ../nbs/00_schema.ipynb 88
 def _module_namespace(obj):
     "Global namespace of the module defining `obj`, for resolving forward references"
     func = None if isinstance(obj, type) else inspect.unwrap(getattr(obj, '__func__', obj))
@@ -698,7 +728,7 @@ def _build_schema(f, pname, evalable, skip_hidden, name):
     if defs: parameters['$defs'] = dict(defs)
     return {'name': name or tool_name, 'description': description, pname: parameters}
 
-# %% ../nbs/00_schema.ipynb 88
+# %% ../nbs/00_schema.ipynb 90
 _schema_cache = {}  # weak reference to a function or class -> {options: _CacheEntry}
 _COMPILE_AFTER_HITS = 3
 
@@ -762,7 +792,7 @@ def clear_schema_cache():
     "Forget every cached schema (needed only after redefining a class that a string annotation names)"
     _schema_cache.clear()
 
-# %% ../nbs/00_schema.ipynb 89
+# %% ../nbs/00_schema.ipynb 91
 def get_schema(f:Callable, # the function, method, class or callable instance to describe
                pname:str='input_schema', # key under which the parameters' JSON Schema is stored
                evalable:bool=False, # replace defaults that `ast.literal_eval` cannot read back by their `str`?
@@ -772,7 +802,7 @@ def get_schema(f:Callable, # the function, method, class or callable instance to
     "Generate JSON schema for a class, function, or method"
     return _cached(f, ('schema', pname, evalable, skip_hidden, name), _build_schema, f, pname, evalable, skip_hidden, name)
 
-# %% ../nbs/00_schema.ipynb 168
+# %% ../nbs/00_schema.ipynb 172
 SCHEMA_FORMATS = ('openai', 'openai-responses', 'anthropic', 'gemini', 'gemini-openapi', 'mcp')
 STRICT_FORMATS = ('openai', 'openai-responses', 'anthropic')
 _NAME_CHARS = frozenset('abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-')
@@ -788,7 +818,7 @@ def valid_tool_name(name:str, # the tool name to check
     raise ToolNameError(f"tool name {name[:80]!r} is not accepted by providers: use 1 to 64 letters, digits, "
                         f"'_' or '-'{hint}")
 
-# %% ../nbs/00_schema.ipynb 171
+# %% ../nbs/00_schema.ipynb 175
 def _where(path):
     "Readable location of `path` (keys from the parameters schema's root) for error messages"
     if len(path) >= 2 and path[0] == 'properties':
@@ -802,7 +832,7 @@ def _where(path):
         return f"type {path[1]!r}"
     return 'the parameters schema' + (f" (at {'/'.join(map(str, path))})" if path else '')
 
-# %% ../nbs/00_schema.ipynb 174
+# %% ../nbs/00_schema.ipynb 178
 def _jsonable(value, path):
     "`value` (a default, enum value or example) converted to plain JSON data"
     if isinstance(value, float) and not math.isfinite(value):
@@ -833,7 +863,7 @@ def _iso_duration(value):
     if not value.days and not clock: return 'PT0S'
     return f"{sign}P" + (f"{value.days}D" if value.days else '') + (f"T{clock}" if clock else '')
 
-# %% ../nbs/00_schema.ipynb 177
+# %% ../nbs/00_schema.ipynb 181
 _SCHEMA_LISTS = ('anyOf', 'allOf', 'oneOf', 'prefixItems')
 _SCHEMA_VALUES = ('items', 'additionalProperties', 'not', 'propertyNames', 'contains', 'if', 'then', 'else')
 _SCHEMA_MAPS = ('properties', '$defs', 'patternProperties')
@@ -859,7 +889,7 @@ def _json_values(node, path):
         if key in node: node[key] = _jsonable(node[key], path)
     return node
 
-# %% ../nbs/00_schema.ipynb 180
+# %% ../nbs/00_schema.ipynb 184
 @dataclasses.dataclass(frozen=True)
 class _StrictRules:
     "What one provider's strict mode accepts"
@@ -943,7 +973,7 @@ def _recursive_defs(parameters):
         return False
     return [name for name in refs if reaches_itself(name)]
 
-# %% ../nbs/00_schema.ipynb 188
+# %% ../nbs/00_schema.ipynb 192
 _GEMINI_KEYWORDS = frozenset({'type', 'format', 'title', 'description', 'nullable', 'enum', 'maxItems', 'minItems', 'properties',
     'required', 'minProperties', 'maxProperties', 'minLength', 'maxLength', 'pattern', 'example', 'anyOf', 'propertyOrdering',
     'default', 'items', 'minimum', 'maximum'})
@@ -986,7 +1016,7 @@ def _gemini_openapi(node, path, defs, expanding=()):
         node['description'] = f"{node['description']} ({note})" if node.get('description') else note
     return node
 
-# %% ../nbs/00_schema.ipynb 191
+# %% ../nbs/00_schema.ipynb 195
 def _parameters_key(schema):
     "The key of `schema` (a get_schema result) holding the parameters' JSON Schema"
     if not isinstance(schema, dict) or not isinstance(schema.get('name'), str):
