@@ -159,3 +159,52 @@ def test_model_shaped_arguments_are_accepted(case):
     tool, arguments = case
     hints = tool.__annotations__
     _check_call(tool, {k: as_a_model_might_send(v, hints[k]) for k, v in arguments.items()})
+
+# fastcore's list repairs: a bare string where a list belongs is a one-item list, `{}` is an empty list.
+STRING_ITEMS = [str, date, datetime, UUID, Path, Color, Literal['a', 'b', 'c']]  # item types whose JSON value is a string
+
+@st.composite
+def list_slips(draw):
+    "A list-like annotation over a string-valued item type, a JSON item value, and whether to send it as a bare item or as `{}`"
+    item = draw(st.sampled_from(STRING_ITEMS))
+    wraps = [lambda t: list[t], lambda t: Optional[list[t]], lambda t: set[t], lambda t: tuple[t, ...]]
+    if item is not str: wraps.append(lambda t: Union[int, list[t]])  # (a str item like "5" would rightly be read as the int)
+    wrap = draw(st.sampled_from(wraps))
+    schema = get_schema(make_tool([item], [False]))['input_schema']
+    value = draw(from_schema(schema['properties']['p0'], schema.get('$defs', {})).filter(
+        lambda v: not v.lstrip().startswith(('[', '{'))))  # JSON-looking text is left as an error on purpose
+    return wrap(item), item, value, draw(st.booleans())
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(list_slips())
+def test_list_slips_are_repaired(case):
+    annotation, item, value, send_empty_object = case
+    tool = make_tool([annotation], [False])
+    result = call_func('tool', {'p0': {} if send_empty_object else value}, {'tool': tool})['p0']
+    if send_empty_object: assert len(result) == 0 and conforms(list(result), list[item]), result
+    else:
+        assert len(result) == 1, result
+        expected = call_func('tool', {'p0': value}, {'tool': make_tool([item], [False])})['p0']
+        assert next(iter(result)) == expected and conforms(expected, item), (result, expected)
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(-100, 100), st.integers(0, 50), st.data())
+def test_field_default_constraints_are_enforced(low, width, data):
+    "A `Field(default, ge=, le=, alias=)` parameter: omitted gives the default, in bounds is accepted by alias, out of bounds is refused"
+    from pydantic import Field
+    from toolcall_lib.dispatch import ArgumentValueError, UnknownArgumentError
+    high = low + width
+    default = data.draw(st.integers(low, high))
+    alias = data.draw(st.sampled_from([None, 'the-count']))
+    key = alias or 'count'
+    def tool(count:int=Field(default, ge=low, le=high, alias=alias)): return count
+    assert call_func('tool', {}, {'tool': tool}) == default
+    assert call_func('tool', {key: None}, {'tool': tool}) == default
+    inside = data.draw(st.integers(low, high))
+    assert call_func('tool', {key: data.draw(st.sampled_from([inside, str(inside)]))}, {'tool': tool}) == inside
+    outside = data.draw(st.integers(high + 1, high + 100) | st.integers(low - 100, low - 1))
+    try: call_func('tool', {key: outside}, {'tool': tool}); raise AssertionError(f'{outside} accepted for {low}..{high}')
+    except ArgumentValueError as e: assert e.param == key and repr(key) in str(e), str(e)
+    if alias:
+        try: call_func('tool', {'count': inside}, {'tool': tool}); raise AssertionError('the Python name was accepted beside its alias')
+        except UnknownArgumentError as e: assert 'the-count' in str(e)
