@@ -459,7 +459,7 @@ def _renamed_refs(node, renames):
 _documenting_generator = None
 
 def _pydantic_generator():
-    "A pydantic `GenerateJsonSchema` that describes each field without a description by its docments comment or attribute docstring"
+    "A pydantic `GenerateJsonSchema` that describes each field without a description as our other classes are described"
     global _documenting_generator
     if _documenting_generator is None:
         from pydantic.json_schema import GenerateJsonSchema
@@ -467,17 +467,25 @@ def _pydantic_generator():
             def describe(self, schema):
                 json_schema = method(self, schema)
                 cls, properties = schema.get('cls'), json_schema.get('properties')
-                if isinstance(cls, type) and isinstance(properties, dict):
-                    fields = getattr(cls, '__pydantic_fields__', None) or getattr(cls, 'model_fields', None) or {}
-                    for name, doc in _class_field_docments(cls).items():
-                        key = _field_alias(fields[name]) if name in fields and _field_alias(fields[name]) else name
-                        if doc and isinstance(properties.get(key), dict) and 'description' not in properties[key]:
-                            properties[key]['description'] = doc
+                if isinstance(cls, type) and isinstance(properties, dict): _describe_fields(cls, json_schema, properties)
                 return json_schema
             return describe
         _documenting_generator = type('DocumentingGenerateJsonSchema', (GenerateJsonSchema,), {
             name: described(getattr(GenerateJsonSchema, name)) for name in ('model_schema', 'dataclass_schema', 'typed_dict_schema')})
     return _documenting_generator
+
+def _describe_fields(cls, json_schema, properties):
+    "Describe the `properties` of class `cls` that pydantic left undescribed: docments comment, attribute docstring, docstring section"
+    summary, doc_params, _ = _doc_sections(cls.__doc__) if _own_doc(cls) else ('', {}, None)
+    if doc_params:  # the docstring had an Args/Attributes section: its entries move to the fields, as for a dataclass
+        if summary: json_schema['description'] = summary
+        else: json_schema.pop('description', None)
+    fields = getattr(cls, '__pydantic_fields__', None) or getattr(cls, 'model_fields', None) or {}
+    comments = _class_field_docments(cls)
+    for name in dict.fromkeys([*comments, *doc_params]):
+        doc = comments.get(name) or doc_params.get(name)
+        key = (_field_alias(fields[name]) if name in fields else None) or name
+        if doc and isinstance(properties.get(key), dict) and 'description' not in properties[key]: properties[key]['description'] = doc
 
 def _pydantic_schema(cls, defs):
     "A pydantic model's own JSON schema, with its `$defs` merged into `defs` (renamed where a name is taken by another type)"
@@ -800,7 +808,7 @@ def get_schema(f:Callable, # the function, method, class or callable instance to
     "Generate JSON schema for a class, function, or method"
     return _cached(f, ('schema', pname, evalable, skip_hidden, name), _build_schema, f, pname, evalable, skip_hidden, name)
 
-# %% ../nbs/00_schema.ipynb 173
+# %% ../nbs/00_schema.ipynb 175
 SCHEMA_FORMATS = ('openai', 'openai-responses', 'anthropic', 'gemini', 'gemini-openapi', 'mcp')
 STRICT_FORMATS = ('openai', 'openai-responses', 'anthropic')
 _NAME_CHARS = frozenset('abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-')
@@ -816,7 +824,7 @@ def valid_tool_name(name:str, # the tool name to check
     raise ToolNameError(f"tool name {name[:80]!r} is not accepted by providers: use 1 to 64 letters, digits, "
                         f"'_' or '-'{hint}")
 
-# %% ../nbs/00_schema.ipynb 176
+# %% ../nbs/00_schema.ipynb 178
 def _where(path):
     "Readable location of `path` (keys from the parameters schema's root) for error messages"
     if len(path) >= 2 and path[0] == 'properties':
@@ -830,7 +838,7 @@ def _where(path):
         return f"type {path[1]!r}"
     return 'the parameters schema' + (f" (at {'/'.join(map(str, path))})" if path else '')
 
-# %% ../nbs/00_schema.ipynb 179
+# %% ../nbs/00_schema.ipynb 181
 def _jsonable(value, path):
     "`value` (a default, enum value or example) converted to plain JSON data"
     if isinstance(value, float) and not math.isfinite(value):
@@ -861,7 +869,7 @@ def _iso_duration(value):
     if not value.days and not clock: return 'PT0S'
     return f"{sign}P" + (f"{value.days}D" if value.days else '') + (f"T{clock}" if clock else '')
 
-# %% ../nbs/00_schema.ipynb 182
+# %% ../nbs/00_schema.ipynb 184
 _SCHEMA_LISTS = ('anyOf', 'allOf', 'oneOf', 'prefixItems')
 _SCHEMA_VALUES = ('items', 'additionalProperties', 'not', 'propertyNames', 'contains', 'if', 'then', 'else')
 _SCHEMA_MAPS = ('properties', '$defs', 'patternProperties')
@@ -887,7 +895,7 @@ def _json_values(node, path):
         if key in node: node[key] = _jsonable(node[key], path)
     return node
 
-# %% ../nbs/00_schema.ipynb 185
+# %% ../nbs/00_schema.ipynb 187
 @dataclasses.dataclass(frozen=True)
 class _StrictRules:
     "What one provider's strict mode accepts"
@@ -971,7 +979,7 @@ def _recursive_defs(parameters):
         return False
     return [name for name in refs if reaches_itself(name)]
 
-# %% ../nbs/00_schema.ipynb 193
+# %% ../nbs/00_schema.ipynb 195
 _GEMINI_KEYWORDS = frozenset({'type', 'format', 'title', 'description', 'nullable', 'enum', 'maxItems', 'minItems', 'properties',
     'required', 'minProperties', 'maxProperties', 'minLength', 'maxLength', 'pattern', 'example', 'anyOf', 'propertyOrdering',
     'default', 'items', 'minimum', 'maximum'})
@@ -1014,7 +1022,7 @@ def _gemini_openapi(node, path, defs, expanding=()):
         node['description'] = f"{node['description']} ({note})" if node.get('description') else note
     return node
 
-# %% ../nbs/00_schema.ipynb 196
+# %% ../nbs/00_schema.ipynb 198
 def _parameters_key(schema):
     "The key of `schema` (a get_schema result) holding the parameters' JSON Schema"
     if not isinstance(schema, dict) or not isinstance(schema.get('name'), str):
