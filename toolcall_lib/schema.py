@@ -422,9 +422,9 @@ def _properties(records, defs, owner, doc_params=None, skip_hidden=False, evalab
     props, req = {}, {}
     for param, record in records.items():
         if skip_hidden and param.startswith('_'): continue
-        if doc_params and not record['docment'] and param in doc_params: record = {**record, 'docment': doc_params[param]}
         key, record = _field_parameter(param, record)
         _process_property(key, record, props, req, defs, owner)
+        if doc_params and not props[key]['description'] and param in doc_params: props[key]['description'] = doc_params[param]
         if evalable and 'default' in props[key]: props[key]['default'] = _evalable_default(props[key]['default'])
     return props, list(req)
 
