@@ -22,7 +22,7 @@ from uuid import UUID
 
 import jsonschema
 from fastcore.utils import listify
-from pydantic import BaseModel, ConfigDict, Field, PlainValidator, TypeAdapter, ValidationError
+from pydantic import Base64Bytes, BaseModel, ConfigDict, Field, PlainValidator, TypeAdapter, ValidationError
 from pydantic.errors import PydanticUserError
 from pydantic.fields import FieldInfo
 from pydantic_core import to_jsonable_python
@@ -341,6 +341,7 @@ def _pydantic_type(tp):
         try: return origin[new] if origin in (list, set, frozenset, tuple, dict, type) else tp.copy_with(new)
         except Exception: return tp
     if not isinstance(tp, type): return tp
+    if tp is bytes: return Base64Bytes  # the schema says base64 (`contentEncoding`), so the model sends base64
     if is_typeddict(tp): return _pydantic_typeddict(tp)
     if tp.__module__ == 'builtins' or _is_record(tp) or issubclass(tp, enum.Enum) or _pydantic_knows(tp): return tp
     return Annotated[Any, PlainValidator(_construct_from_str(tp) if tp in custom_types else _construct_from_init(tp))]
@@ -386,7 +387,8 @@ def _describe(tp) -> str:
     "A short description of the values `tp` accepts, in JSON terms where possible"
     names = {int:'integer', float:'number', str:'string', bool:'boolean', type(None):'null', list:'array', tuple:'array',
              set:'array of unique items', frozenset:'array of unique items', dict:'object', datetime:'ISO 8601 date-time string',
-             date:'ISO 8601 date string', dtime:'ISO 8601 time string', UUID:'UUID string', Decimal:'decimal number', Path:'path string'}
+             date:'ISO 8601 date string', dtime:'ISO 8601 time string', UUID:'UUID string', Decimal:'decimal number', Path:'path string',
+             bytes:'base64 string'}
     origin, args = get_origin(tp), get_args(tp)
     if origin is Annotated: return _describe(args[0])
     if origin in (Union, types.UnionType): return ' or '.join(dict.fromkeys(_describe(a) for a in args))
@@ -444,6 +446,7 @@ def _make_check(name:str, tp):
     except Exception: return None  # an annotation pydantic cannot use at all: pass the value through as it is
     fixer, repair = _fixer(tp), _list_repair(tp)
     fix_first = fixer is not None and not _accepts_str(tp)
+    null_text = _allows_none(tp) and not _accepts_str(tp)  # the text "null" can only mean None
     def check(value, tool):
         if fix_first and type(value) is str:
             if validate_json is not None and value.startswith(('[', '{')):
@@ -454,6 +457,7 @@ def _make_check(name:str, tp):
         try: return validate(value)
         except ValidationError as first: error = first
         except RecursionError: raise ArgumentValueError(f"Argument {name!r} of tool {tool!r} is too deeply nested.", tool=tool, param=name) from None
+        if null_text and type(value) is str and value.strip() == 'null': return None
         if fixer is not None:
             try:
                 fixed = fixer(value)
@@ -612,7 +616,7 @@ def coerce_args(func:Callable, # The tool
     args, kwargs = plan.bind(inputs, name or getattr(func, '__name__', 'tool'))
     return kwargs | {p.name: a for p, a in zip(plan.positional_only, args)}
 
-# %% ../nbs/01_dispatch.ipynb 62
+# %% ../nbs/01_dispatch.ipynb 64
 def call_func(fc_name:str, # The tool name the model sent
               fc_inputs:dict|str, # The arguments the model sent: a dict, or JSON object text
               ns, # The namespace: a mapping of tool names, or what `mk_ns` accepts
@@ -629,7 +633,7 @@ def call_func(fc_name:str, # The tool name the model sent
         if raise_on_err: raise
         return str(err) if isinstance(err, ToolCallError) else traceback.format_exc()
 
-# %% ../nbs/01_dispatch.ipynb 74
+# %% ../nbs/01_dispatch.ipynb 76
 _worker_pool = None
 
 def _pool() -> ThreadPoolExecutor:
@@ -655,7 +659,7 @@ async def _within(timeout:float|None, awaitable, tool:str):
     if not done: raise ToolTimeoutError(f"Tool {tool!r} did not finish within {timeout:g} s; try a smaller request.", tool=tool)
     return task.result()
 
-# %% ../nbs/01_dispatch.ipynb 75
+# %% ../nbs/01_dispatch.ipynb 77
 async def call_func_async(fc_name:str, # The tool name the model sent
                           fc_inputs:dict|str, # The arguments the model sent: a dict, or JSON object text
                           ns, # The namespace: a mapping of tool names, or what `mk_ns` accepts
@@ -674,7 +678,7 @@ async def call_func_async(fc_name:str, # The tool name the model sent
         if raise_on_err: raise
         return str(err) if isinstance(err, ToolCallError) else traceback.format_exc()
 
-# %% ../nbs/01_dispatch.ipynb 87
+# %% ../nbs/01_dispatch.ipynb 89
 @dataclasses.dataclass(frozen=True)
 class CallResult:
     "The outcome of one tool call: its `value`, or the `error` message for the model."
@@ -698,7 +702,7 @@ class CallResult:
         return dict(id=self.id, name=self.name, ok=self.ok, value=to_jsonable_python(self.value, fallback=repr),
                     error=self.error, elapsed=self.elapsed)
 
-# %% ../nbs/01_dispatch.ipynb 88
+# %% ../nbs/01_dispatch.ipynb 90
 def _call_parts(call) -> tuple:
     "(id, name, arguments) from a (name, arguments) pair, a dict, or an object with name/arguments attributes"
     if isinstance(call, (tuple, list)) and len(call) in (2, 3): return (None, *call) if len(call) == 2 else tuple(call)
@@ -735,14 +739,14 @@ async def call_funcs_async(calls:list, # Tool calls: (name, arguments) pairs, di
     ns, semaphore = mk_ns(ns), asyncio.Semaphore(max_concurrency)
     return list(await asyncio.gather(*(_one_call(call, ns, semaphore, timeout) for call in calls)))
 
-# %% ../nbs/01_dispatch.ipynb 96
+# %% ../nbs/01_dispatch.ipynb 98
 def _py_nm(name:str) -> str:
     "A Python identifier for `name`: other characters become '_', '_' goes before a leading digit, '_' after a keyword"
     out = ''.join(c if ('_' + c).isidentifier() else '_' for c in name)
     if not out.isidentifier(): out = '_' + out
     return out + '_' if keyword.iskeyword(out) else out
 
-# %% ../nbs/01_dispatch.ipynb 99
+# %% ../nbs/01_dispatch.ipynb 101
 _HANDLED_KEYWORDS = frozenset('type enum const anyOf oneOf items prefixItems properties required description $ref $defs definitions $schema'.split())
 _SCALARS = {'string': str, 'integer': int, 'number': float, 'boolean': bool, 'null': type(None)}
 
@@ -834,7 +838,7 @@ class _SchemaTypes:
         self.refs[pointer] = result = self.annotation(target, pointer.rsplit('/', 1)[-1])
         return result
 
-# %% ../nbs/01_dispatch.ipynb 102
+# %% ../nbs/01_dispatch.ipynb 104
 def mk_param(orig:str, # The property's name in the schema
              props:dict, # The property's JSON schema
              req:list, # The names of the required properties
@@ -849,7 +853,7 @@ def mk_param(orig:str, # The property's name in the schema
     default = props.get('default') if isinstance(props, Mapping) else None
     return Parameter(pynm, Parameter.KEYWORD_ONLY, annotation=annotation, default=default)
 
-# %% ../nbs/01_dispatch.ipynb 108
+# %% ../nbs/01_dispatch.ipynb 110
 def _plain(value):
     "`value` as plain JSON data: mappings become dicts, other non-string iterables (like fastcore's `L`) lists"
     if isinstance(value, Mapping): return {k: _plain(v) for k, v in value.items()}
@@ -868,7 +872,7 @@ def _tool_parts(tool) -> tuple:
     if not isinstance(name, str) or not name: raise ValueError(f'A tool definition needs a name: {_short(tool)}')
     return name, get('description') or '', _plain(schema) if schema is not None else {'type': 'object', 'properties': {}}
 
-# %% ../nbs/01_dispatch.ipynb 109
+# %% ../nbs/01_dispatch.ipynb 111
 def _signature_names(schema:dict) -> dict:
     "Original property name -> Python parameter name, refusing two properties that would share one"
     names, seen = {}, {}
@@ -887,7 +891,7 @@ def schema2sig(tool, # A tool definition (MCP `inputSchema`, Anthropic `input_sc
     ordered = [o for o in props if o in req] + [o for o in props if o not in req]
     return inspect.Signature([mk_param(o, props[o], req, names[o], annotated, types) for o in ordered])
 
-# %% ../nbs/01_dispatch.ipynb 113
+# %% ../nbs/01_dispatch.ipynb 115
 def _validator(name:str, schema:dict):
     "A jsonschema validator for `schema` (its declared draft, else 2020-12), refusing an invalid schema"
     cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
@@ -910,7 +914,7 @@ def _dispatch_name_clash(dispfn, props) -> str|None:
     except (TypeError, ValueError, StopIteration): return None
     return first.name if first.kind is Parameter.POSITIONAL_OR_KEYWORD and first.name in props else None
 
-# %% ../nbs/01_dispatch.ipynb 114
+# %% ../nbs/01_dispatch.ipynb 116
 def mk_tool(dispfn:Callable, # Called as `dispfn(tool_name, **arguments)` (sync or async)
             tool) -> Callable: # A function with the tool's signature, docstring and annotations
     "A Python function for the tool definition `tool` that validates its arguments and hands them to `dispfn`"
