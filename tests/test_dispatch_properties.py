@@ -2,7 +2,7 @@
 (`get_schema`) are accepted, converted to the annotated types, and the call succeeds; so are the same arguments in
 the shapes models tend to send instead (numbers and booleans as strings, containers as JSON text, enum names in
 any case)."""
-import enum, json
+import base64, enum, json
 from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
@@ -43,7 +43,7 @@ class Item(BaseModel):
     name: str
     qty: int
 
-SCALARS = [int, float, str, bool, date, datetime, UUID, Decimal, Path, Color, Level, Literal['a', 'b', 'c']]
+SCALARS = [int, float, str, bool, date, datetime, UUID, Decimal, Path, bytes, Color, Level, Literal['a', 'b', 'c']]
 RECORDS = [Point, Movie, Pair, Item]
 HASHABLE = [int, str, Color, Literal['a', 'b', 'c']]
 
@@ -74,6 +74,7 @@ def from_schema(schema:dict, defs:dict):
         if fmt == 'date': return st.dates(min_value=date(1900, 1, 1)).map(date.isoformat)
         if fmt == 'date-time': return st.datetimes(min_value=datetime(1900, 1, 1)).map(datetime.isoformat)
         if fmt == 'uuid': return st.uuids().map(str)
+        if schema.get('contentEncoding') == 'base64': return st.binary(max_size=12).map(lambda b: base64.b64encode(b).decode())
         if 'pattern' in schema: return st.decimals(allow_nan=False, allow_infinity=False, places=3).map(str)
         return st.text(max_size=8)
     if kind == 'integer': return st.integers(-10**6, 10**6)
@@ -113,6 +114,7 @@ def conforms(value, tp) -> bool:
     if tp is float: return type(value) is float
     if tp is date: return type(value) is date
     if tp is Path: return isinstance(value, Path)
+    if tp is bytes: return type(value) is bytes
     return type(value) is tp
 
 def _strip_optional(tp):
@@ -122,7 +124,7 @@ def _strip_optional(tp):
 def as_a_model_might_send(value, tp):
     "The same value the way models often get it wrong: scalars as strings, containers as JSON text, enum names in odd case"
     tp = _strip_optional(tp)
-    if value is None: return None
+    if value is None: return 'null'  # JSON text for null: None where the type has no string of its own
     if tp in (int, float): return str(value)
     if tp is bool: return 'true' if value else 'false'
     if isinstance(tp, type) and issubclass(tp, enum.Enum): return tp(value).name.swapcase()
@@ -161,7 +163,7 @@ def test_model_shaped_arguments_are_accepted(case):
     _check_call(tool, {k: as_a_model_might_send(v, hints[k]) for k, v in arguments.items()})
 
 # fastcore's list repairs: a bare string where a list belongs is a one-item list, `{}` is an empty list.
-STRING_ITEMS = [str, date, datetime, UUID, Path, Color, Literal['a', 'b', 'c']]  # item types whose JSON value is a string
+STRING_ITEMS = [str, date, datetime, UUID, Path, bytes, Color, Literal['a', 'b', 'c']]  # item types whose JSON value is a string
 
 @st.composite
 def list_slips(draw):
