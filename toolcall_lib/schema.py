@@ -55,7 +55,7 @@ def _string_end(text, start, quote):
 _STRUCTURE = r'''#[^\n]*|"""|'{3}|"|'|->|[()\[\]{},:\n]'''
 _structure_token = re.compile(_STRUCTURE)  # comments, quotes, arrows, brackets, commas, colons, newlines
 _name_or_structure_token = re.compile(_STRUCTURE + r'|[^\W\d]\w*')  # the same, or an identifier
-_PRAGMAS = ('noqa', 'type:', 'pragma:', 'pyright:', 'mypy:', 'pylint:', 'fmt:', 'nosec', 'isort:', 'ruff:')
+_PRAGMAS = ('noqa', 'type:', 'pragma:', 'pyright:', 'mypy:', 'pylint:', 'fmt: skip', 'fmt: off', 'fmt: on', 'nosec', 'isort:', 'ruff:')
 
 def _without_pragmas(comment):
     "Comment text `comment` without the tool pragmas (`noqa`, `type: ignore`, ...) that end it; '' when it is only pragmas"
