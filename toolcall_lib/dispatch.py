@@ -553,9 +553,16 @@ class _Plan:
             n_required += param.required
         if n_required != self.n_required: self._missing(kwargs, tool)
         for name, field in self.field_defaults.items():
-            if name not in kwargs: kwargs[name] = field.get_default(call_default_factory=True)
+            if name not in kwargs: kwargs[name] = self._field_default(name, field, tool)
         if not self.positional_only: return (), kwargs
         return self._positional(kwargs), kwargs
+
+    def _field_default(self, name, field, tool):
+        "The default of parameter `name` from its pydantic `field` (a copy, or what its `default_factory` makes)"
+        try: return field.get_default(call_default_factory=True)
+        except Exception as e:
+            raise ToolCallError(f"Tool {tool!r} could not make the default of {name!r} ({type(e).__name__}: {_cut(str(e), 200)}); "
+                                f"send a value for it.", tool=tool) from None
 
     def _as_dict(self, inputs, tool):
         if inputs is None: return {}
