@@ -12,7 +12,7 @@ from typing import Literal, NamedTuple, Optional, Union, get_args, get_origin
 from uuid import UUID
 
 from hypothesis import HealthCheck, given, settings, strategies as st
-from pydantic import BaseModel
+from pydantic import BaseModel, HttpUrl
 from typing_extensions import Annotated, NotRequired, TypedDict, is_typeddict
 
 from toolcall_lib.dispatch import call_func
@@ -43,7 +43,7 @@ class Item(BaseModel):
     name: str
     qty: int
 
-SCALARS = [int, float, str, bool, date, datetime, UUID, Decimal, Path, bytes, Color, Level, Literal['a', 'b', 'c']]
+SCALARS = [int, float, str, bool, date, datetime, UUID, Decimal, Path, bytes, HttpUrl, Color, Level, Literal['a', 'b', 'c']]
 RECORDS = [Point, Movie, Pair, Item]
 HASHABLE = [int, str, Color, Literal['a', 'b', 'c']]
 
@@ -74,6 +74,7 @@ def from_schema(schema:dict, defs:dict):
         if fmt == 'date': return st.dates(min_value=date(1900, 1, 1)).map(date.isoformat)
         if fmt == 'date-time': return st.datetimes(min_value=datetime(1900, 1, 1)).map(datetime.isoformat)
         if fmt == 'uuid': return st.uuids().map(str)
+        if fmt == 'uri': return st.sampled_from(['https://example.com/a', 'http://x.org/?q=1'])
         if schema.get('contentEncoding') == 'base64': return st.binary(max_size=12).map(lambda b: base64.b64encode(b).decode())
         if 'pattern' in schema: return st.decimals(allow_nan=False, allow_infinity=False, places=3).map(str)
         return st.text(max_size=8)

@@ -32,6 +32,7 @@ LEAVES = st.sampled_from([
     (Decimal, st.sampled_from(['1', '-2.50', '.5'])),
     (Path, st.just('a/b.txt')),
     (bytes, st.just('aGVsbG8=')),
+    (pydantic.HttpUrl, st.just('https://example.com/a')),  # described by pydantic itself
     (typing.Any, _json_scalar),
 ])
 

@@ -489,7 +489,17 @@ def _describe_fields(cls, json_schema, properties):
 
 def _pydantic_schema(cls, defs):
     "A pydantic model's own JSON schema, with its `$defs` merged into `defs` (renamed where a name is taken by another type)"
-    schema = cls.model_json_schema(ref_template='#/$defs/{model}', schema_generator=_pydantic_generator())
+    return _merge_pydantic_schema(cls, cls.model_json_schema(ref_template='#/$defs/{model}', schema_generator=_pydantic_generator()), defs)
+
+def _pydantic_type_schema(cls, defs):
+    "The JSON schema pydantic gives class `cls`, which defines its own (`HttpUrl`, `SecretStr`, a class with pydantic hooks)"
+    from pydantic import TypeAdapter
+    try: schema = TypeAdapter(cls).json_schema(ref_template='#/$defs/{model}', schema_generator=_pydantic_generator())
+    except Exception as e: raise SchemaError(f"pydantic could not describe {cls.__qualname__} ({type(e).__name__}: {e})") from None
+    return _merge_pydantic_schema(cls, schema, defs)
+
+def _merge_pydantic_schema(cls, schema, defs):
+    "`schema`, made by pydantic for `cls`, with its `$defs` merged into `defs` (renamed where a name is taken by another type)"
     model_defs = schema.pop('$defs', {})
     renames = {}
     if set(schema) == {'$ref'}:  # a recursive model: pydantic puts the model itself in its $defs; ours has an entry for it
@@ -598,6 +608,7 @@ def _handle_plain_class(cls, defs):
     for base, fmt in _STRING_FORMATS:
         if issubclass(cls, base): return {'type': 'string', 'format': fmt}
     if _is_structured(cls) or _is_pydantic(cls): return _handle_class(cls, defs)
+    if hasattr(cls, '__get_pydantic_core_schema__') or hasattr(cls, '__get_pydantic_json_schema__'): return _pydantic_type_schema(cls, defs)
     for base in (bool, int, float, str):
         if issubclass(cls, base): return dict(_SIMPLE_TYPES[base])
     container = _container_schema(cls, (), defs)
@@ -808,7 +819,7 @@ def get_schema(f:Callable, # the function, method, class or callable instance to
     "Generate JSON schema for a class, function, or method"
     return _cached(f, ('schema', pname, evalable, skip_hidden, name), _build_schema, f, pname, evalable, skip_hidden, name)
 
-# %% ../nbs/00_schema.ipynb 175
+# %% ../nbs/00_schema.ipynb 177
 SCHEMA_FORMATS = ('openai', 'openai-responses', 'anthropic', 'gemini', 'gemini-openapi', 'mcp')
 STRICT_FORMATS = ('openai', 'openai-responses', 'anthropic')
 _NAME_CHARS = frozenset('abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-')
@@ -824,7 +835,7 @@ def valid_tool_name(name:str, # the tool name to check
     raise ToolNameError(f"tool name {name[:80]!r} is not accepted by providers: use 1 to 64 letters, digits, "
                         f"'_' or '-'{hint}")
 
-# %% ../nbs/00_schema.ipynb 178
+# %% ../nbs/00_schema.ipynb 180
 def _where(path):
     "Readable location of `path` (keys from the parameters schema's root) for error messages"
     if len(path) >= 2 and path[0] == 'properties':
@@ -838,7 +849,7 @@ def _where(path):
         return f"type {path[1]!r}"
     return 'the parameters schema' + (f" (at {'/'.join(map(str, path))})" if path else '')
 
-# %% ../nbs/00_schema.ipynb 181
+# %% ../nbs/00_schema.ipynb 183
 def _jsonable(value, path):
     "`value` (a default, enum value or example) converted to plain JSON data"
     if isinstance(value, float) and not math.isfinite(value):
@@ -869,7 +880,7 @@ def _iso_duration(value):
     if not value.days and not clock: return 'PT0S'
     return f"{sign}P" + (f"{value.days}D" if value.days else '') + (f"T{clock}" if clock else '')
 
-# %% ../nbs/00_schema.ipynb 184
+# %% ../nbs/00_schema.ipynb 186
 _SCHEMA_LISTS = ('anyOf', 'allOf', 'oneOf', 'prefixItems')
 _SCHEMA_VALUES = ('items', 'additionalProperties', 'not', 'propertyNames', 'contains', 'if', 'then', 'else')
 _SCHEMA_MAPS = ('properties', '$defs', 'patternProperties')
@@ -895,7 +906,7 @@ def _json_values(node, path):
         if key in node: node[key] = _jsonable(node[key], path)
     return node
 
-# %% ../nbs/00_schema.ipynb 187
+# %% ../nbs/00_schema.ipynb 189
 @dataclasses.dataclass(frozen=True)
 class _StrictRules:
     "What one provider's strict mode accepts"
@@ -979,7 +990,7 @@ def _recursive_defs(parameters):
         return False
     return [name for name in refs if reaches_itself(name)]
 
-# %% ../nbs/00_schema.ipynb 195
+# %% ../nbs/00_schema.ipynb 197
 _GEMINI_KEYWORDS = frozenset({'type', 'format', 'title', 'description', 'nullable', 'enum', 'maxItems', 'minItems', 'properties',
     'required', 'minProperties', 'maxProperties', 'minLength', 'maxLength', 'pattern', 'example', 'anyOf', 'propertyOrdering',
     'default', 'items', 'minimum', 'maximum'})
@@ -1022,7 +1033,7 @@ def _gemini_openapi(node, path, defs, expanding=()):
         node['description'] = f"{node['description']} ({note})" if node.get('description') else note
     return node
 
-# %% ../nbs/00_schema.ipynb 198
+# %% ../nbs/00_schema.ipynb 200
 def _parameters_key(schema):
     "The key of `schema` (a get_schema result) holding the parameters' JSON Schema"
     if not isinstance(schema, dict) or not isinstance(schema.get('name'), str):
