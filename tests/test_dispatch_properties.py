@@ -43,7 +43,7 @@ class Item(BaseModel):
     name: str
     qty: int
 
-SCALARS = [int, float, str, bool, date, datetime, UUID, Decimal, Path, bytes, HttpUrl, Color, Level, Literal['a', 'b', 'c']]
+SCALARS = [int, float, str, bool, date, datetime, UUID, Decimal, Path, bytes, HttpUrl, Color, Level, Literal['a', 'b', 'c'], Literal[1, 2, 3]]
 RECORDS = [Point, Movie, Pair, Item]
 HASHABLE = [int, str, Color, Literal['a', 'b', 'c']]
 
@@ -129,7 +129,7 @@ def as_a_model_might_send(value, tp):
     if tp in (int, float): return str(value)
     if tp is bool: return 'true' if value else 'false'
     if isinstance(tp, type) and issubclass(tp, enum.Enum): return tp(value).name.swapcase()
-    if get_origin(tp) is Literal: return value.upper()
+    if get_origin(tp) is Literal: return value.upper() if isinstance(value, str) else str(value)
     if isinstance(value, (list, dict)): return json.dumps(value)
     return value
 

@@ -276,7 +276,7 @@ def _make_fixer(tp):
     if origin in (Union, types.UnionType):
         fixers = [fix for fix in map(_fixer, args) if fix]
         return None if not fixers else fixers[0] if len(fixers) == 1 else _union_fixer(fixers)
-    if origin is Literal: return _literal_fixer(args) if any(isinstance(a, str) for a in args) else None
+    if origin is Literal: return _literal_fixer(args)  # also a number or boolean sent as text: "2" for Literal[1, 2]
     if isinstance(tp, type) and issubclass(tp, enum.Enum): return _enum_fixer(tp)
     if origin in (list, set, frozenset) or getattr(origin, '__name__', '') in ('Sequence', 'MutableSequence', 'Set', 'Iterable', 'Collection'):
         item = _fixer(args[0]) if args else None
