@@ -16,8 +16,9 @@ from pathlib import PurePath
 from uuid import UUID
 from typing import Any, Annotated, Callable, Literal, Union, get_args, get_origin
 
-try: from typing_extensions import is_typeddict as _is_typeddict
-except ImportError: from typing import is_typeddict as _is_typeddict
+try: import typing_extensions
+except ImportError: typing_extensions = None
+_is_typeddict = typing_extensions.is_typeddict if typing_extensions else typing.is_typeddict
 
 # %% ../nbs/00_schema.ipynb 7
 class SchemaError(TypeError):
@@ -59,6 +60,9 @@ _PRAGMAS = ('noqa', 'type:', 'pragma:', 'pyright:', 'mypy:', 'pylint:', 'fmt: sk
 
 def _without_pragmas(comment):
     "Comment text `comment` without the tool pragmas (`noqa`, `type: ignore`, ...) that end it; '' when it is only pragmas"
+    if '#' not in comment:  # the common case, one comment: a pragma or not
+        text = comment.strip()
+        return '' if text.lower().startswith(_PRAGMAS) else text
     parts = comment.split('#')
     while parts and parts[-1].strip().lower().startswith(_PRAGMAS): parts.pop()
     return '#'.join(parts).strip()
@@ -662,6 +666,8 @@ def _process_property(name, record, props, req, defs, owner=None):
 
 def _is_field(value): return type(value).__name__ == 'FieldInfo'  # pydantic's, read by attribute so pydantic is not imported here
 
+_ANNOTATED_FORMS = {type(Annotated[int, '']), type(typing_extensions.Annotated[int, ''])} if typing_extensions else {type(Annotated[int, ''])}
+
 def _field_default(field):
     "The default pydantic `FieldInfo` `field` gives: its value, `_FACTORY` for a `default_factory`, or `_empty` (required)"
     if type(field.default).__name__ != 'PydanticUndefinedType': return field.default
@@ -675,7 +681,9 @@ def _field_alias(field):
 def _field_parameter(name, record):
     "(property name, record) for parameter `name`, with a pydantic `Field(...)` default or `Annotated` field unpacked"
     default, anno = record['default'], record['anno']
-    fields = [item for item in getattr(anno, '__metadata__', ()) if _is_field(item)]
+    metadata = anno.__metadata__ if type(anno) in _ANNOTATED_FORMS else None
+    if metadata is None and not _is_field(default): return name, record  # the common case, no pydantic field
+    fields = [item for item in metadata or () if _is_field(item)]
     if _is_field(default):  # `x: int = Field(1, ge=0)`: the constraints join the annotation, the default is the field's
         fields.append(default)
         if anno is not _empty: anno = Annotated[anno, default]
