@@ -2,7 +2,7 @@
 (`get_schema`) are accepted, converted to the annotated types, and the call succeeds; so are the same arguments in
 the shapes models tend to send instead (numbers and booleans as strings, containers as JSON text, enum names in
 any case)."""
-import enum, json
+import base64, enum, json
 from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
@@ -12,7 +12,7 @@ from typing import Literal, NamedTuple, Optional, Union, get_args, get_origin
 from uuid import UUID
 
 from hypothesis import HealthCheck, given, settings, strategies as st
-from pydantic import BaseModel
+from pydantic import BaseModel, HttpUrl
 from typing_extensions import Annotated, NotRequired, TypedDict, is_typeddict
 
 from toolcall_lib.dispatch import call_func
@@ -43,7 +43,7 @@ class Item(BaseModel):
     name: str
     qty: int
 
-SCALARS = [int, float, str, bool, date, datetime, UUID, Decimal, Path, Color, Level, Literal['a', 'b', 'c']]
+SCALARS = [int, float, str, bool, date, datetime, UUID, Decimal, Path, bytes, HttpUrl, Color, Level, Literal['a', 'b', 'c'], Literal[1, 2, 3]]
 RECORDS = [Point, Movie, Pair, Item]
 HASHABLE = [int, str, Color, Literal['a', 'b', 'c']]
 
@@ -74,6 +74,8 @@ def from_schema(schema:dict, defs:dict):
         if fmt == 'date': return st.dates(min_value=date(1900, 1, 1)).map(date.isoformat)
         if fmt == 'date-time': return st.datetimes(min_value=datetime(1900, 1, 1)).map(datetime.isoformat)
         if fmt == 'uuid': return st.uuids().map(str)
+        if fmt == 'uri': return st.sampled_from(['https://example.com/a', 'http://x.org/?q=1'])
+        if schema.get('contentEncoding') == 'base64': return st.binary(max_size=12).map(lambda b: base64.b64encode(b).decode())
         if 'pattern' in schema: return st.decimals(allow_nan=False, allow_infinity=False, places=3).map(str)
         return st.text(max_size=8)
     if kind == 'integer': return st.integers(-10**6, 10**6)
@@ -113,6 +115,7 @@ def conforms(value, tp) -> bool:
     if tp is float: return type(value) is float
     if tp is date: return type(value) is date
     if tp is Path: return isinstance(value, Path)
+    if tp is bytes: return type(value) is bytes
     return type(value) is tp
 
 def _strip_optional(tp):
@@ -122,11 +125,11 @@ def _strip_optional(tp):
 def as_a_model_might_send(value, tp):
     "The same value the way models often get it wrong: scalars as strings, containers as JSON text, enum names in odd case"
     tp = _strip_optional(tp)
-    if value is None: return None
+    if value is None: return 'null'  # JSON text for null: None where the type has no string of its own
     if tp in (int, float): return str(value)
     if tp is bool: return 'true' if value else 'false'
     if isinstance(tp, type) and issubclass(tp, enum.Enum): return tp(value).name.swapcase()
-    if get_origin(tp) is Literal: return value.upper()
+    if get_origin(tp) is Literal: return value.upper() if isinstance(value, str) else str(value)
     if isinstance(value, (list, dict)): return json.dumps(value)
     return value
 
@@ -159,3 +162,52 @@ def test_model_shaped_arguments_are_accepted(case):
     tool, arguments = case
     hints = tool.__annotations__
     _check_call(tool, {k: as_a_model_might_send(v, hints[k]) for k, v in arguments.items()})
+
+# fastcore's list repairs: a bare string where a list belongs is a one-item list, `{}` is an empty list.
+STRING_ITEMS = [str, date, datetime, UUID, Path, bytes, Color, Literal['a', 'b', 'c']]  # item types whose JSON value is a string
+
+@st.composite
+def list_slips(draw):
+    "A list-like annotation over a string-valued item type, a JSON item value, and whether to send it as a bare item or as `{}`"
+    item = draw(st.sampled_from(STRING_ITEMS))
+    wraps = [lambda t: list[t], lambda t: Optional[list[t]], lambda t: set[t], lambda t: tuple[t, ...]]
+    if item is not str: wraps.append(lambda t: Union[int, list[t]])  # (a str item like "5" would rightly be read as the int)
+    wrap = draw(st.sampled_from(wraps))
+    schema = get_schema(make_tool([item], [False]))['input_schema']
+    value = draw(from_schema(schema['properties']['p0'], schema.get('$defs', {})).filter(
+        lambda v: not v.lstrip().startswith(('[', '{'))))  # JSON-looking text is left as an error on purpose
+    return wrap(item), item, value, draw(st.booleans())
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(list_slips())
+def test_list_slips_are_repaired(case):
+    annotation, item, value, send_empty_object = case
+    tool = make_tool([annotation], [False])
+    result = call_func('tool', {'p0': {} if send_empty_object else value}, {'tool': tool})['p0']
+    if send_empty_object: assert len(result) == 0 and conforms(list(result), list[item]), result
+    else:
+        assert len(result) == 1, result
+        expected = call_func('tool', {'p0': value}, {'tool': make_tool([item], [False])})['p0']
+        assert next(iter(result)) == expected and conforms(expected, item), (result, expected)
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(-100, 100), st.integers(0, 50), st.data())
+def test_field_default_constraints_are_enforced(low, width, data):
+    "A `Field(default, ge=, le=, alias=)` parameter: omitted gives the default, in bounds is accepted by alias, out of bounds is refused"
+    from pydantic import Field
+    from toolcall_lib.dispatch import ArgumentValueError, UnknownArgumentError
+    high = low + width
+    default = data.draw(st.integers(low, high))
+    alias = data.draw(st.sampled_from([None, 'the-count']))
+    key = alias or 'count'
+    def tool(count:int=Field(default, ge=low, le=high, alias=alias)): return count
+    assert call_func('tool', {}, {'tool': tool}) == default
+    assert call_func('tool', {key: None}, {'tool': tool}) == default
+    inside = data.draw(st.integers(low, high))
+    assert call_func('tool', {key: data.draw(st.sampled_from([inside, str(inside)]))}, {'tool': tool}) == inside
+    outside = data.draw(st.integers(high + 1, high + 100) | st.integers(low - 100, low - 1))
+    try: call_func('tool', {key: outside}, {'tool': tool}); raise AssertionError(f'{outside} accepted for {low}..{high}')
+    except ArgumentValueError as e: assert e.param == key and repr(key) in str(e), str(e)
+    if alias:
+        try: call_func('tool', {'count': inside}, {'tool': tool}); raise AssertionError('the Python name was accepted beside its alias')
+        except UnknownArgumentError as e: assert 'the-count' in str(e)

@@ -32,6 +32,7 @@ LEAVES = st.sampled_from([
     (Decimal, st.sampled_from(['1', '-2.50', '.5'])),
     (Path, st.just('a/b.txt')),
     (bytes, st.just('aGVsbG8=')),
+    (pydantic.HttpUrl, st.just('https://example.com/a')),  # described by pydantic itself
     (typing.Any, _json_scalar),
 ])
 
@@ -233,3 +234,86 @@ def test_docments_reader_agrees_with_fastcore(case):
     ours = {name: (doc or None) for name, doc in _function_docments(tool).items()}
     expected.pop('kwargs', None)
     assert {k: ours.get(k) for k in expected} == expected, ''.join(lines)
+
+PRAGMAS = st.sampled_from(['noqa', 'noqa: E501', 'type: ignore', 'type: ignore[arg-type]', 'pragma: no cover', 'fmt: skip'])
+
+@st.composite
+def headers_with_pragmas(draw):
+    "A function header from `function_sources`, and the same header with pragma comments added beside and above its parameters"
+    lines, names = draw(function_sources())
+    marked = []
+    for line in lines:
+        if line.startswith('    p'):
+            if draw(st.booleans()): marked.append(f'    # {draw(PRAGMAS)}\n')
+            if draw(st.booleans()):
+                separator = '  # ' if '#' in line else ' # '
+                line = line.rstrip('\n') + separator + draw(PRAGMAS) + '\n'
+        marked.append(line)
+    return lines, marked, names
+
+@settings(max_examples=150, deadline=None)
+@given(headers_with_pragmas())
+def test_pragmas_change_no_description(case):
+    "Tool pragmas beside or above parameters leave every description as fastcore reads the header without them"
+    from fastcore.docments import docments
+    from toolcall_lib.schema import _function_docments
+    plain_lines, marked_lines, names = case
+    def load(lines):
+        filename = f'<generated-header-{next(_counter)}>'
+        linecache.cache[filename] = (len(''.join(lines)), None, lines, filename)
+        namespace = {'decorate': decorate}
+        exec(compile(''.join(lines), filename, 'exec'), namespace)
+        return namespace['tool']
+    expected = {name: (doc['docment'] or None) for name, doc in docments(load(plain_lines), full=True).items() if name in names}
+    ours = _function_docments(load(marked_lines))
+    assert {name: ours.get(name) for name in names} == expected, ''.join(marked_lines)
+
+@st.composite
+def field_tools(draw):
+    "A function whose parameters have pydantic `Field` defaults with random bounds, defaults, descriptions and aliases"
+    count = draw(st.integers(1, 4))
+    params, expected = [], {}
+    for i in range(count):
+        low = draw(st.integers(-50, 50))
+        high = draw(st.integers(low, low + 100))
+        kind = draw(st.sampled_from(['value', 'factory', 'required']))
+        value = draw(st.integers(low, high))
+        alias = draw(st.sampled_from([None, f'arg-{i}', f'Arg{i}']))
+        description = draw(st.sampled_from([None, 'a bounded number']))
+        keywords = dict(ge=low, le=high, alias=alias, description=description)
+        if kind == 'value': field = pydantic.Field(value, **keywords)
+        elif kind == 'factory': field = pydantic.Field(default_factory=lambda v=value: v, **keywords)
+        else: field = pydantic.Field(..., **keywords)
+        in_annotated = kind != 'required' and draw(st.booleans())
+        params.append((f'p{i}', field, in_annotated))
+        expected[alias or f'p{i}'] = (low, high, kind, value, description)
+    return params, expected
+
+def _make_field_tool(params):
+    "A tool taking `params` (name, FieldInfo, whether it sits in Annotated rather than in the default), returning its arguments"
+    from inspect import Parameter, Signature
+    signature, annotations = [], {}
+    # parameters without a Python default come first, as Python requires
+    for name, field, in_annotated in sorted(params, key=lambda p: not p[2]):
+        annotation = Annotated[int, field] if in_annotated else int
+        default = Parameter.empty if in_annotated else field
+        signature.append(Parameter(name, Parameter.POSITIONAL_OR_KEYWORD, annotation=annotation, default=default))
+        annotations[name] = annotation
+    def tool(**kwargs): return kwargs
+    tool.__signature__, tool.__annotations__, tool.__doc__ = Signature(signature), annotations, 'A generated tool'
+    return tool
+
+@settings(max_examples=150, deadline=None)
+@given(field_tools())
+def test_field_defaults_give_bounded_properties(case):
+    "Each `Field` parameter is a property named by its alias, with its bounds, its default (none for a factory) and its description"
+    params, expected = case
+    parameters = get_schema(_make_field_tool(params))['input_schema']
+    Draft202012Validator.check_schema(parameters)
+    assert set(parameters['properties']) == set(expected)
+    for key, (low, high, kind, value, description) in expected.items():
+        prop = parameters['properties'][key]
+        assert (prop['type'], prop['minimum'], prop['maximum']) == ('integer', low, high)
+        assert prop['description'] == (description or '')
+        assert prop.get('default', 'none') == (value if kind == 'value' else 'none')
+        assert (key in parameters.get('required', [])) == (kind == 'required')

@@ -22,12 +22,13 @@ from uuid import UUID
 
 import jsonschema
 from fastcore.utils import listify
-from pydantic import BaseModel, ConfigDict, Field, PlainValidator, TypeAdapter, ValidationError
+from pydantic import Base64Bytes, BaseModel, ConfigDict, Field, PlainValidator, TypeAdapter, ValidationError
 from pydantic.errors import PydanticUserError
+from pydantic.fields import FieldInfo
 from pydantic_core import to_jsonable_python
 from typing_extensions import Annotated, NotRequired, Required, TypedDict, is_typeddict
 
-from .schema import get_schema
+from .schema import _field_alias, get_schema
 
 # %% ../nbs/01_dispatch.ipynb 5
 def _cut(text:str, limit:int) -> str:
@@ -275,7 +276,7 @@ def _make_fixer(tp):
     if origin in (Union, types.UnionType):
         fixers = [fix for fix in map(_fixer, args) if fix]
         return None if not fixers else fixers[0] if len(fixers) == 1 else _union_fixer(fixers)
-    if origin is Literal: return _literal_fixer(args) if any(isinstance(a, str) for a in args) else None
+    if origin is Literal: return _literal_fixer(args)  # also a number or boolean sent as text: "2" for Literal[1, 2]
     if isinstance(tp, type) and issubclass(tp, enum.Enum): return _enum_fixer(tp)
     if origin in (list, set, frozenset) or getattr(origin, '__name__', '') in ('Sequence', 'MutableSequence', 'Set', 'Iterable', 'Collection'):
         item = _fixer(args[0]) if args else None
@@ -329,7 +330,8 @@ def _pydantic_type(tp):
     origin, args = get_origin(tp), get_args(tp)
     if origin is Annotated:
         inner = _pydantic_type(args[0])
-        return tp if inner is args[0] else Annotated[(inner, *tp.__metadata__)]
+        metadata = tuple(_without_alias(item) if isinstance(item, FieldInfo) else item for item in tp.__metadata__)
+        return tp if inner is args[0] and _same_items(list(metadata), tp.__metadata__) else Annotated[(inner, *metadata)]
     if origin in (Union, types.UnionType):
         new = tuple(_pydantic_type(a) for a in args)
         return tp if _same_items(list(new), args) else Union[new]
@@ -339,9 +341,15 @@ def _pydantic_type(tp):
         try: return origin[new] if origin in (list, set, frozenset, tuple, dict, type) else tp.copy_with(new)
         except Exception: return tp
     if not isinstance(tp, type): return tp
+    if tp is bytes: return Base64Bytes  # the schema says base64 (`contentEncoding`), so the model sends base64
     if is_typeddict(tp): return _pydantic_typeddict(tp)
     if tp.__module__ == 'builtins' or _is_record(tp) or issubclass(tp, enum.Enum) or _pydantic_knows(tp): return tp
     return Annotated[Any, PlainValidator(_construct_from_str(tp) if tp in custom_types else _construct_from_init(tp))]
+
+def _without_alias(field:FieldInfo) -> FieldInfo:
+    "`field` without its aliases (dispatch maps the alias to the parameter itself; pydantic would warn that it means nothing here)"
+    if field.alias is None and field.validation_alias is None and field.serialization_alias is None: return field
+    return FieldInfo.merge_field_infos(field, alias=None, validation_alias=None, serialization_alias=None, alias_priority=None)
 
 _typeddict_copies = weakref.WeakKeyDictionary()
 
@@ -379,7 +387,8 @@ def _describe(tp) -> str:
     "A short description of the values `tp` accepts, in JSON terms where possible"
     names = {int:'integer', float:'number', str:'string', bool:'boolean', type(None):'null', list:'array', tuple:'array',
              set:'array of unique items', frozenset:'array of unique items', dict:'object', datetime:'ISO 8601 date-time string',
-             date:'ISO 8601 date string', dtime:'ISO 8601 time string', UUID:'UUID string', Decimal:'decimal number', Path:'path string'}
+             date:'ISO 8601 date string', dtime:'ISO 8601 time string', UUID:'UUID string', Decimal:'decimal number', Path:'path string',
+             bytes:'base64 string'}
     origin, args = get_origin(tp), get_args(tp)
     if origin is Annotated: return _describe(args[0])
     if origin in (Union, types.UnionType): return ' or '.join(dict.fromkeys(_describe(a) for a in args))
@@ -410,10 +419,11 @@ class _NoValue: "A class no argument is ever exactly an instance of"
 
 class _Param:
     "What dispatch knows about one parameter"
-    __slots__ = ('name', 'annotation', 'exact', 'check', 'required', 'null_is_default')
-    def __init__(self, name, annotation, exact, check, required, null_is_default=False):
+    __slots__ = ('name', 'annotation', 'exact', 'check', 'required', 'null_is_default', 'key')
+    def __init__(self, name, annotation, exact, check, required, null_is_default=False, key=None):
         self.name, self.annotation, self.exact, self.check, self.required = name, annotation, exact, check, required
         self.null_is_default = null_is_default # `null` for this optional parameter means "use the default"
+        self.key = key or name # the name the model sends: a pydantic alias, else the parameter's name
 
 def _allows_none(tp) -> bool:
     origin, args = get_origin(tp), get_args(tp)
@@ -434,8 +444,9 @@ def _make_check(name:str, tp):
     if tp is Parameter.empty or tp is Any or tp is object or isinstance(tp, (str, typing.ForwardRef)): return None
     try: validate, validate_json, skip = _adapter(_pydantic_type(tp))
     except Exception: return None  # an annotation pydantic cannot use at all: pass the value through as it is
-    fixer = _fixer(tp)
+    fixer, repair = _fixer(tp), _list_repair(tp)
     fix_first = fixer is not None and not _accepts_str(tp)
+    null_text = _allows_none(tp) and not _accepts_str(tp)  # the text "null" can only mean None
     def check(value, tool):
         if fix_first and type(value) is str:
             if validate_json is not None and value.startswith(('[', '{')):
@@ -446,14 +457,39 @@ def _make_check(name:str, tp):
         try: return validate(value)
         except ValidationError as first: error = first
         except RecursionError: raise ArgumentValueError(f"Argument {name!r} of tool {tool!r} is too deeply nested.", tool=tool, param=name) from None
+        if null_text and type(value) is str and value.strip() == 'null': return None
         if fixer is not None:
             try:
                 fixed = fixer(value)
                 if fixed is not value: return validate(fixed)
             except ValidationError as second: error = second
             except RecursionError: pass
+        if repair is not None and (repaired := repair(value)) is not value:
+            try: return validate(fixer(repaired) if fixer is not None else repaired)
+            except (ValidationError, RecursionError): pass  # the error about what the model sent is the clearer one
         raise _value_error(tool, name, tp, value, error, skip) from None
     return check
+
+_SEQUENCE_NAMES = frozenset({'Sequence', 'MutableSequence', 'Set', 'MutableSet', 'AbstractSet', 'Iterable', 'Collection'})
+
+def _is_list_like(tp) -> bool:
+    "Does `tp` take a JSON array of any length (a list, set, `tuple[T, ...]` or abstract sequence)?"
+    origin, args = get_origin(tp) or tp, get_args(tp)
+    if origin is tuple: return not args or (len(args) == 2 and args[1] is Ellipsis)
+    return origin in (list, set, frozenset) or (getattr(origin, '__module__', None) in ('collections.abc', 'typing')
+                                                and getattr(origin, '__name__', None) in _SEQUENCE_NAMES)
+
+def _list_repair(tp):
+    "`_wrap_in_list` when `tp` (or a member of its union) is list-like, else None"
+    origin, args = get_origin(tp), get_args(tp)
+    if origin is Annotated: return _list_repair(args[0])
+    members = args if origin in (Union, types.UnionType) else (tp,)
+    return _wrap_in_list if any(_is_list_like(get_args(m)[0] if get_origin(m) is Annotated else m) for m in members) else None
+
+def _wrap_in_list(value):
+    "A bare string as a one-item list and `{}` as `[]`, as fastcore does; anything else is returned as the same object"
+    if type(value) is str: return value if value.lstrip().startswith(('[', '{')) else [value]
+    return [] if type(value) is dict and not value else value
 
 def _exact_type(tp):
     "The class whose exact instances need no validation for annotation `tp`"
@@ -470,22 +506,35 @@ def _hints(func) -> dict:
     try: return typing.get_type_hints(target, include_extras=True)
     except Exception: return {}
 
+def _field_parameter(name:str, default, tp):
+    "(name the model sends, default, annotation) of a parameter with a pydantic `Field` as its default or in its `Annotated` annotation"
+    fields = [item for item in getattr(tp, '__metadata__', ()) if isinstance(item, FieldInfo)]
+    if isinstance(default, FieldInfo):  # `x: int = Field(1, ge=0)`: validated as `Annotated[int, Field(1, ge=0)]`
+        fields.append(default)
+        if tp is not Parameter.empty: tp = Annotated[tp, default]
+        default = Parameter.empty
+    if not fields: return name, default, tp
+    if default is Parameter.empty: default = next((field for field in reversed(fields) if not field.is_required()), Parameter.empty)
+    return next((alias for alias in map(_field_alias, reversed(fields)) if alias), name), default, tp
+
 class _Plan:
     "How to turn a JSON argument object into the arguments of one function"
     def __init__(self, func):
         self.is_async = inspect.iscoroutinefunction(func) or inspect.iscoroutinefunction(getattr(type(func), '__call__', None))
-        self.params, self.positional_only, self.var_keyword, self.n_required = {}, [], False, 0
+        self.params, self.positional_only, self.var_keyword, self.n_required, self.field_defaults = {}, [], False, 0, {}
         try: sig = inspect.signature(func)
         except (TypeError, ValueError): self.var_keyword = True; return  # no signature: pass arguments through
         hints = _hints(func)
         for p in sig.parameters.values():
             if p.kind is Parameter.VAR_KEYWORD: self.var_keyword = True; continue
             if p.kind is Parameter.VAR_POSITIONAL: continue
-            tp = hints.get(p.name, p.annotation)
-            if p.default is None and tp is not Parameter.empty and not _allows_none(tp): tp = Optional[tp]
-            required = p.default is Parameter.empty
+            key, default, tp = _field_parameter(p.name, p.default, hints.get(p.name, p.annotation))
+            if isinstance(default, FieldInfo): self.field_defaults[p.name] = default  # filled in by dispatch when not sent
+            default_value = default.default if isinstance(default, FieldInfo) else default
+            if default_value is None and tp is not Parameter.empty and not _allows_none(tp): tp = Optional[tp]
+            required = default is Parameter.empty
             null_is_default = not required and tp is not Parameter.empty and not _allows_none(tp)
-            self.params[p.name] = _Param(p.name, tp, _exact_type(tp), _make_check(p.name, tp), required, null_is_default)
+            self.params[key] = _Param(p.name, tp, _exact_type(tp), _make_check(key, tp), required, null_is_default, key)
             self.n_required += required
             if p.kind is Parameter.POSITIONAL_ONLY: self.positional_only.append(p)
 
@@ -503,8 +552,17 @@ class _Plan:
             kwargs[param.name] = value
             n_required += param.required
         if n_required != self.n_required: self._missing(kwargs, tool)
+        for name, field in self.field_defaults.items():
+            if name not in kwargs: kwargs[name] = self._field_default(name, field, tool)
         if not self.positional_only: return (), kwargs
         return self._positional(kwargs), kwargs
+
+    def _field_default(self, name, field, tool):
+        "The default of parameter `name` from its pydantic `field` (a copy, or what its `default_factory` makes)"
+        try: return field.get_default(call_default_factory=True)
+        except Exception as e:
+            raise ToolCallError(f"Tool {tool!r} could not make the default of {name!r} ({type(e).__name__}: {_cut(str(e), 200)}); "
+                                f"send a value for it.", tool=tool) from None
 
     def _as_dict(self, inputs, tool):
         if inputs is None: return {}
@@ -518,17 +576,17 @@ class _Plan:
     def _lenient_match(self, key, inputs, kwargs, tool):
         "The parameter for `key` once characters that cannot be in a name are dropped (models add `$` or spaces), unless it is sent already; else an error"
         cleaned = ''.join(c for c in key if c.isalnum() or c == '_') if type(key) is str and len(key) <= 200 else None
-        if cleaned in self.params and cleaned not in kwargs and cleaned not in inputs: return self.params[cleaned]
+        if cleaned in self.params and self.params[cleaned].name not in kwargs and cleaned not in inputs: return self.params[cleaned]
         valid = ', '.join(self.params) or '(none)'
         raise UnknownArgumentError(f"Tool {tool!r} has no argument {_short(key, 60)}. Its arguments are: {valid}.", tool=tool, param=str(key)[:200])
 
     def _missing(self, kwargs, tool):
         missing = [p for p in self.params.values() if p.required and p.name not in kwargs]
-        names = ', '.join(repr(p.name) for p in missing)
-        expected = '; '.join(f'{p.name}: {_describe(p.annotation)}' for p in missing if p.annotation is not Parameter.empty)
+        names = ', '.join(repr(p.key) for p in missing)
+        expected = '; '.join(f'{p.key}: {_describe(p.annotation)}' for p in missing if p.annotation is not Parameter.empty)
         raise MissingArgumentError(f"Tool {tool!r} is missing required argument{'s' if len(missing) > 1 else ''} {names}"
                                    f"{' (' + expected + ')' if expected else ''}. Call it again with {'them' if len(missing) > 1 else 'it'}.",
-                                   tool=tool, param=missing[0].name)
+                                   tool=tool, param=missing[0].key)
 
     def _positional(self, kwargs) -> list:
         "Move positional-only arguments out of `kwargs`, in order, filling defaults for gaps before a given one"
@@ -565,7 +623,7 @@ def coerce_args(func:Callable, # The tool
     args, kwargs = plan.bind(inputs, name or getattr(func, '__name__', 'tool'))
     return kwargs | {p.name: a for p, a in zip(plan.positional_only, args)}
 
-# %% ../nbs/01_dispatch.ipynb 58
+# %% ../nbs/01_dispatch.ipynb 64
 def call_func(fc_name:str, # The tool name the model sent
               fc_inputs:dict|str, # The arguments the model sent: a dict, or JSON object text
               ns, # The namespace: a mapping of tool names, or what `mk_ns` accepts
@@ -582,7 +640,7 @@ def call_func(fc_name:str, # The tool name the model sent
         if raise_on_err: raise
         return str(err) if isinstance(err, ToolCallError) else traceback.format_exc()
 
-# %% ../nbs/01_dispatch.ipynb 70
+# %% ../nbs/01_dispatch.ipynb 76
 _worker_pool = None
 
 def _pool() -> ThreadPoolExecutor:
@@ -608,7 +666,7 @@ async def _within(timeout:float|None, awaitable, tool:str):
     if not done: raise ToolTimeoutError(f"Tool {tool!r} did not finish within {timeout:g} s; try a smaller request.", tool=tool)
     return task.result()
 
-# %% ../nbs/01_dispatch.ipynb 71
+# %% ../nbs/01_dispatch.ipynb 77
 async def call_func_async(fc_name:str, # The tool name the model sent
                           fc_inputs:dict|str, # The arguments the model sent: a dict, or JSON object text
                           ns, # The namespace: a mapping of tool names, or what `mk_ns` accepts
@@ -627,7 +685,7 @@ async def call_func_async(fc_name:str, # The tool name the model sent
         if raise_on_err: raise
         return str(err) if isinstance(err, ToolCallError) else traceback.format_exc()
 
-# %% ../nbs/01_dispatch.ipynb 83
+# %% ../nbs/01_dispatch.ipynb 89
 @dataclasses.dataclass(frozen=True)
 class CallResult:
     "The outcome of one tool call: its `value`, or the `error` message for the model."
@@ -651,7 +709,7 @@ class CallResult:
         return dict(id=self.id, name=self.name, ok=self.ok, value=to_jsonable_python(self.value, fallback=repr),
                     error=self.error, elapsed=self.elapsed)
 
-# %% ../nbs/01_dispatch.ipynb 84
+# %% ../nbs/01_dispatch.ipynb 90
 def _call_parts(call) -> tuple:
     "(id, name, arguments) from a (name, arguments) pair, a dict, or an object with name/arguments attributes"
     if isinstance(call, (tuple, list)) and len(call) in (2, 3): return (None, *call) if len(call) == 2 else tuple(call)
@@ -688,14 +746,14 @@ async def call_funcs_async(calls:list, # Tool calls: (name, arguments) pairs, di
     ns, semaphore = mk_ns(ns), asyncio.Semaphore(max_concurrency)
     return list(await asyncio.gather(*(_one_call(call, ns, semaphore, timeout) for call in calls)))
 
-# %% ../nbs/01_dispatch.ipynb 92
+# %% ../nbs/01_dispatch.ipynb 98
 def _py_nm(name:str) -> str:
     "A Python identifier for `name`: other characters become '_', '_' goes before a leading digit, '_' after a keyword"
     out = ''.join(c if ('_' + c).isidentifier() else '_' for c in name)
     if not out.isidentifier(): out = '_' + out
     return out + '_' if keyword.iskeyword(out) else out
 
-# %% ../nbs/01_dispatch.ipynb 95
+# %% ../nbs/01_dispatch.ipynb 101
 _HANDLED_KEYWORDS = frozenset('type enum const anyOf oneOf items prefixItems properties required description $ref $defs definitions $schema'.split())
 _SCALARS = {'string': str, 'integer': int, 'number': float, 'boolean': bool, 'null': type(None)}
 
@@ -787,7 +845,7 @@ class _SchemaTypes:
         self.refs[pointer] = result = self.annotation(target, pointer.rsplit('/', 1)[-1])
         return result
 
-# %% ../nbs/01_dispatch.ipynb 98
+# %% ../nbs/01_dispatch.ipynb 104
 def mk_param(orig:str, # The property's name in the schema
              props:dict, # The property's JSON schema
              req:list, # The names of the required properties
@@ -802,7 +860,7 @@ def mk_param(orig:str, # The property's name in the schema
     default = props.get('default') if isinstance(props, Mapping) else None
     return Parameter(pynm, Parameter.KEYWORD_ONLY, annotation=annotation, default=default)
 
-# %% ../nbs/01_dispatch.ipynb 104
+# %% ../nbs/01_dispatch.ipynb 110
 def _plain(value):
     "`value` as plain JSON data: mappings become dicts, other non-string iterables (like fastcore's `L`) lists"
     if isinstance(value, Mapping): return {k: _plain(v) for k, v in value.items()}
@@ -821,7 +879,7 @@ def _tool_parts(tool) -> tuple:
     if not isinstance(name, str) or not name: raise ValueError(f'A tool definition needs a name: {_short(tool)}')
     return name, get('description') or '', _plain(schema) if schema is not None else {'type': 'object', 'properties': {}}
 
-# %% ../nbs/01_dispatch.ipynb 105
+# %% ../nbs/01_dispatch.ipynb 111
 def _signature_names(schema:dict) -> dict:
     "Original property name -> Python parameter name, refusing two properties that would share one"
     names, seen = {}, {}
@@ -840,7 +898,7 @@ def schema2sig(tool, # A tool definition (MCP `inputSchema`, Anthropic `input_sc
     ordered = [o for o in props if o in req] + [o for o in props if o not in req]
     return inspect.Signature([mk_param(o, props[o], req, names[o], annotated, types) for o in ordered])
 
-# %% ../nbs/01_dispatch.ipynb 109
+# %% ../nbs/01_dispatch.ipynb 115
 def _validator(name:str, schema:dict):
     "A jsonschema validator for `schema` (its declared draft, else 2020-12), refusing an invalid schema"
     cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
@@ -863,7 +921,7 @@ def _dispatch_name_clash(dispfn, props) -> str|None:
     except (TypeError, ValueError, StopIteration): return None
     return first.name if first.kind is Parameter.POSITIONAL_OR_KEYWORD and first.name in props else None
 
-# %% ../nbs/01_dispatch.ipynb 110
+# %% ../nbs/01_dispatch.ipynb 116
 def mk_tool(dispfn:Callable, # Called as `dispfn(tool_name, **arguments)` (sync or async)
             tool) -> Callable: # A function with the tool's signature, docstring and annotations
     "A Python function for the tool definition `tool` that validates its arguments and hands them to `dispfn`"
