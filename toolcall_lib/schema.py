@@ -460,6 +460,18 @@ def _renamed_refs(node, renames):
     if isinstance(ref, str) and ref.startswith('#/$defs/') and ref[8:] in renames: result['$ref'] = '#/$defs/' + renames[ref[8:]]
     return result
 
+def _add_tuple_items(node):
+    "Give every `prefixItems` array in JSON schema `node` an `items` (the union of its members), as `_tuple_schema` does: providers need it"
+    if isinstance(node, list):
+        for value in node: _add_tuple_items(value)
+        return
+    if not isinstance(node, dict): return
+    for value in node.values(): _add_tuple_items(value)
+    prefix = node.get('prefixItems')
+    if isinstance(prefix, list) and prefix and 'items' not in node:
+        unique = [item for i, item in enumerate(prefix) if item not in prefix[:i]]
+        node['items'] = copy.deepcopy(unique[0]) if len(unique) == 1 else {'anyOf': copy.deepcopy(unique)}
+
 _documenting_generator = None
 
 def _pydantic_generator():
@@ -474,8 +486,17 @@ def _pydantic_generator():
                 if isinstance(cls, type) and isinstance(properties, dict): _describe_fields(cls, json_schema, properties)
                 return json_schema
             return describe
+        def generate(self, schema, mode='validation'):  # pydantic leaves `items` out beside prefixItems (tuples, NamedTuples)
+            json_schema = GenerateJsonSchema.generate(self, schema, mode)
+            _add_tuple_items(json_schema)
+            return json_schema
+        def named_tuple_schema(self, schema):  # fields by name (pydantic takes a dict too), as `_object_schema` gives a NamedTuple
+            properties = {field['name']: self.generate_inner(field['schema']) for field in schema['fields']}
+            required = [field['name'] for field in schema['fields'] if field['schema']['type'] != 'default']
+            return {'type': 'object', 'properties': properties, **({'required': required} if required else {})}
         _documenting_generator = type('DocumentingGenerateJsonSchema', (GenerateJsonSchema,), {
-            name: described(getattr(GenerateJsonSchema, name)) for name in ('model_schema', 'dataclass_schema', 'typed_dict_schema')})
+            'generate': generate, 'named_tuple_schema': named_tuple_schema,
+            **{name: described(getattr(GenerateJsonSchema, name)) for name in ('model_schema', 'dataclass_schema', 'typed_dict_schema')}})
     return _documenting_generator
 
 def _describe_fields(cls, json_schema, properties):
@@ -827,7 +848,7 @@ def get_schema(f:Callable, # the function, method, class or callable instance to
     "Generate JSON schema for a class, function, or method"
     return _cached(f, ('schema', pname, evalable, skip_hidden, name), _build_schema, f, pname, evalable, skip_hidden, name)
 
-# %% ../nbs/00_schema.ipynb 177
+# %% ../nbs/00_schema.ipynb 179
 SCHEMA_FORMATS = ('openai', 'openai-responses', 'anthropic', 'gemini', 'gemini-openapi', 'mcp')
 STRICT_FORMATS = ('openai', 'openai-responses', 'anthropic')
 _NAME_CHARS = frozenset('abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-')
@@ -843,7 +864,7 @@ def valid_tool_name(name:str, # the tool name to check
     raise ToolNameError(f"tool name {name[:80]!r} is not accepted by providers: use 1 to 64 letters, digits, "
                         f"'_' or '-'{hint}")
 
-# %% ../nbs/00_schema.ipynb 180
+# %% ../nbs/00_schema.ipynb 182
 def _where(path):
     "Readable location of `path` (keys from the parameters schema's root) for error messages"
     if len(path) >= 2 and path[0] == 'properties':
@@ -857,7 +878,7 @@ def _where(path):
         return f"type {path[1]!r}"
     return 'the parameters schema' + (f" (at {'/'.join(map(str, path))})" if path else '')
 
-# %% ../nbs/00_schema.ipynb 183
+# %% ../nbs/00_schema.ipynb 185
 def _jsonable(value, path):
     "`value` (a default, enum value or example) converted to plain JSON data"
     if isinstance(value, float) and not math.isfinite(value):
@@ -888,7 +909,7 @@ def _iso_duration(value):
     if not value.days and not clock: return 'PT0S'
     return f"{sign}P" + (f"{value.days}D" if value.days else '') + (f"T{clock}" if clock else '')
 
-# %% ../nbs/00_schema.ipynb 186
+# %% ../nbs/00_schema.ipynb 188
 _SCHEMA_LISTS = ('anyOf', 'allOf', 'oneOf', 'prefixItems')
 _SCHEMA_VALUES = ('items', 'additionalProperties', 'not', 'propertyNames', 'contains', 'if', 'then', 'else')
 _SCHEMA_MAPS = ('properties', '$defs', 'patternProperties')
@@ -914,7 +935,7 @@ def _json_values(node, path):
         if key in node: node[key] = _jsonable(node[key], path)
     return node
 
-# %% ../nbs/00_schema.ipynb 189
+# %% ../nbs/00_schema.ipynb 191
 @dataclasses.dataclass(frozen=True)
 class _StrictRules:
     "What one provider's strict mode accepts"
@@ -998,7 +1019,7 @@ def _recursive_defs(parameters):
         return False
     return [name for name in refs if reaches_itself(name)]
 
-# %% ../nbs/00_schema.ipynb 197
+# %% ../nbs/00_schema.ipynb 199
 _GEMINI_KEYWORDS = frozenset({'type', 'format', 'title', 'description', 'nullable', 'enum', 'maxItems', 'minItems', 'properties',
     'required', 'minProperties', 'maxProperties', 'minLength', 'maxLength', 'pattern', 'example', 'anyOf', 'propertyOrdering',
     'default', 'items', 'minimum', 'maximum'})
@@ -1041,7 +1062,7 @@ def _gemini_openapi(node, path, defs, expanding=()):
         node['description'] = f"{node['description']} ({note})" if node.get('description') else note
     return node
 
-# %% ../nbs/00_schema.ipynb 200
+# %% ../nbs/00_schema.ipynb 202
 def _parameters_key(schema):
     "The key of `schema` (a get_schema result) holding the parameters' JSON Schema"
     if not isinstance(schema, dict) or not isinstance(schema.get('name'), str):
