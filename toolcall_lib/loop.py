@@ -17,7 +17,8 @@ from .dispatch import CallResult, call_funcs_async, mk_ns
 # %% auto 0
 __all__ = ['PROVIDERS', 'PendingCall', 'detect_provider', 'extract_calls', 'tool_result_text', 'result_content',
            'result_messages', 'Step', 'run_tools_async', 'run_tools', 'collect_stream', 'acollect_stream', 'reply_text',
-           'ReplayClient', 'sdk_provider', 'SDKClient', 'StepLimitReached', 'Chat']
+           'ReplayClient', 'sdk_provider', 'SDKClient', 'StepLimitReached', 'Chat', 'RecordingClient',
+           'RecordingMismatch', 'check_recording']
 
 # %% ../nbs/05_loop.ipynb 6
 PROVIDERS = ('openai', 'openai-responses', 'anthropic', 'gemini', 'text')
@@ -311,9 +312,16 @@ async def _decide(call:PendingCall, approve) -> CallResult|None:
     reason = verdict if isinstance(verdict, str) and verdict else f'The user did not allow this call to {call.name!r}, so it was not run.'
     return CallResult(call.name, error=reason, id=call.call_id)
 
+def _decoded(call:PendingCall) -> PendingCall:
+    "`call` with JSON-text arguments (OpenAI's) as a dict, so hooks can read them; text that is not a JSON object stays for dispatch to report."
+    if not isinstance(call.arguments, str): return call
+    try: arguments = json.loads(call.arguments)
+    except ValueError: return call
+    return dataclasses.replace(call, arguments=arguments) if isinstance(arguments, dict) else call
+
 async def _run_calls(calls:list, ns:dict, max_concurrency:int, timeout, approve, on_step, number:int) -> list:
     "Results for `calls` in their order: the approved ones run concurrently, the refused ones answered with the refusal."
-    decided = []
+    calls, decided = [_decoded(call) for call in calls], []
     for call in calls:
         if on_step is not None: await _maybe_await(on_step(Step('call', call, number)))
         decided.append(await _decide(call, approve))
@@ -807,3 +815,68 @@ class Chat:
     def tool_results(self) -> list:
         "The content of every tool result sent so far, in order (text, or the provider's content blocks)."
         return _tool_results(self.messages, self.provider)
+
+# %% ../nbs/05_loop.ipynb 78
+class RecordingClient:
+    "A model client that passes every call on to `client` and keeps the requests and replies as JSON, to save as a recording."
+    def __init__(self,
+                 client, # An SDK client (with `model=` and options) or any model client callable
+                 model:str|None=None, # SDK clients: the model to call
+                 api:str|None=None, # OpenAI clients: 'chat' (default) or 'responses'
+                 stream:bool=False, # SDK clients: stream each reply (it is recorded assembled)
+                 **request_options, # SDK clients: more arguments for the create method
+                ):
+        self.client = _model_client(client, model, api, stream, request_options)
+        self.provider, self.is_async = getattr(self.client, 'provider', None), _is_async_client(self.client)
+        self.requests, self.replies = [], []
+
+    def __call__(self,
+                 messages:list, # The conversation so far
+                 tools:list, # The tool definitions sent with it
+                 system:str|None=None, # The system prompt, for providers that take it beside the messages
+                ):
+        "The live client's reply, recorded (an awaitable for an async client)."
+        self.requests.append(_request_record(messages, tools, system))
+        reply = self.client(messages, tools, **({'system': system} if system is not None else {}))
+        return self._keep_later(reply) if inspect.isawaitable(reply) or hasattr(reply, '__aiter__') else self._keep(reply)
+
+    async def _keep_later(self, reply):
+        if inspect.isawaitable(reply): reply = await reply
+        return self._keep(await acollect_stream(reply) if hasattr(reply, '__aiter__') else reply)
+
+    def _keep(self, reply):
+        if _is_stream(reply): reply = collect_stream(reply)
+        plain = json.loads(json.dumps(_as_plain(reply)))
+        self.replies.append(plain)
+        return plain
+
+    def recording(self,
+                  chat:Chat, # The chat this client served
+                  prompt:str, # The prompt the chat was asked
+                 ) -> dict: # JSON-ready: provider, prompt, tools, replies, tool_results, answer
+        "The exchange as a recording for `check_recording`."
+        return {'provider': chat.provider, 'prompt': prompt, 'tools': self.requests[0]['tools'] if self.requests else [],
+                'replies': self.replies, 'tool_results': json.loads(json.dumps(chat.tool_results)),
+                'answer': reply_text(chat.last_reply, chat.provider) if chat.last_reply is not None else None}
+
+class RecordingMismatch(AssertionError):
+    "The program, replayed against a recording, no longer does what it did when the recording was made."
+
+def check_recording(
+    recording, # A recording (dict) or the path of its JSON file, as `RecordingClient.recording` made it
+    program:Callable, # Runs the program under test: `program(client, prompt)` returns the finished `Chat`
+) -> Chat: # The replayed chat
+    "Replay a recording against `program`; raise `RecordingMismatch` if the model would have seen other tools or results, or the answer changed."
+    if isinstance(recording, (str, PurePath)): recording = json.loads(Path(recording).read_text())
+    client = ReplayClient(recording['replies'])
+    chat = program(client, recording['prompt'])
+    if client.requests and client.requests[0]['tools'] != recording['tools']:
+        raise RecordingMismatch('the tool definitions changed: re-record the conversation')
+    results = json.loads(json.dumps(chat.tool_results))
+    if results != recording['tool_results']:
+        raise RecordingMismatch(f"the tools answered differently: {json.dumps(results, ensure_ascii=False)} instead of "
+                                f"{json.dumps(recording['tool_results'], ensure_ascii=False)}")
+    if client.replies: raise RecordingMismatch(f'the program stopped after {len(client.requests)} model calls; the recording has {len(recording["replies"])}')
+    answer = reply_text(chat.last_reply, chat.provider)
+    if answer != recording['answer']: raise RecordingMismatch(f"the answer changed: {answer!r} instead of {recording['answer']!r}")
+    return chat
