@@ -116,8 +116,8 @@ def extract_calls(
 ) -> list[PendingCall]:
     "The tool calls in `reply`, in the order the model made them (for raw text, those it finished writing)."
     reply = _as_plain(reply)
-    provider = provider or detect_provider(reply)
-    if provider not in PROVIDERS: raise ValueError(f'unknown provider {provider!r}: use one of {", ".join(PROVIDERS)}')
+    if provider is None: provider = detect_provider(reply)
+    else: _check_format(reply, provider)
     if provider == 'text': return _parse_text(reply, tool_names)[0]
     try: return _READERS[provider](reply)
     except (KeyError, IndexError, TypeError, AttributeError) as error:
@@ -596,7 +596,8 @@ def reply_text(
 ) -> str:
     "The text the model wrote in `reply`, without its tool calls."
     reply = _as_plain(reply)
-    provider = provider or detect_provider(reply)
+    if provider is None: provider = detect_provider(reply)
+    else: _check_format(reply, provider)
     if provider == 'openai': return _openai_message(reply).get('content') or ''
     if provider == 'openai-responses':
         return ''.join(part.get('text', '') for item in _responses_output(reply) if item.get('type') == 'message'
@@ -874,8 +875,7 @@ def check_recording(
         raise RecordingMismatch('the tool definitions changed: re-record the conversation')
     results = json.loads(json.dumps(chat.tool_results))
     if results != recording['tool_results']:
-        raise RecordingMismatch(f"the tools answered differently: {json.dumps(results, ensure_ascii=False)} instead of "
-                                f"{json.dumps(recording['tool_results'], ensure_ascii=False)}")
+        raise RecordingMismatch(f"the tools answered differently: {results!r} instead of {recording['tool_results']!r}")
     if client.replies: raise RecordingMismatch(f'the program stopped after {len(client.requests)} model calls; the recording has {len(recording["replies"])}')
     answer = reply_text(chat.last_reply, chat.provider)
     if answer != recording['answer']: raise RecordingMismatch(f"the answer changed: {answer!r} instead of {recording['answer']!r}")
