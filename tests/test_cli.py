@@ -192,3 +192,9 @@ def test_timeout_ends_the_whole_command_on_time(tmp_path):
     messages = json.loads(done.stdout)
     assert 'did not finish within 1 s' in messages[0]['content'] and messages[1]['content'] == 'done'
     assert elapsed < 10, f'the command waited {elapsed:.1f} s for a tool that overran --timeout 1'
+
+def test_deeply_nested_arguments_are_the_models_error_not_a_crash():
+    reply = openai_reply('get_weather', {}).replace('"{}"', json.dumps('[' * 50_000 + ']' * 50_000))
+    done = toolcall('run', '-', TOOLS, stdin=reply)
+    assert done.returncode == 0, done.stderr
+    assert 'must be a JSON object' in json.loads(done.stdout)[0]['content']

@@ -316,7 +316,7 @@ def _decoded(call:PendingCall) -> PendingCall:
     "`call` with JSON-text arguments (OpenAI's) as a dict, so hooks can read them; text that is not a JSON object stays for dispatch to report."
     if not isinstance(call.arguments, str): return call
     try: arguments = json.loads(call.arguments)
-    except ValueError: return call
+    except (ValueError, RecursionError): return call
     return dataclasses.replace(call, arguments=arguments) if isinstance(arguments, dict) else call
 
 async def _run_calls(calls:list, ns:dict, max_concurrency:int, timeout, approve, on_step, number:int) -> list:
