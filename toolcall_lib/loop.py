@@ -90,7 +90,11 @@ def _anthropic_calls(reply):
             for block in reply.get('content') or [] if block.get('type') == 'tool_use']
 
 def _gemini_content(reply):
-    return reply['candidates'][0].get('content') or {} if 'candidates' in reply else reply
+    if 'candidates' not in reply: return reply
+    if not reply['candidates']:   # a blocked prompt: no answer at all, which must not read as an empty one
+        reason = (reply.get('promptFeedback') or {}).get('blockReason')
+        raise ValueError(f'the Gemini reply has no candidates' + (f' (prompt blocked: {reason})' if reason else ''))
+    return reply['candidates'][0].get('content') or {}
 
 def _gemini_calls(reply):
     parts = _gemini_content(reply).get('parts') or []
@@ -717,7 +721,7 @@ class SDKClient:
 
     def __repr__(self): return f'SDKClient({type(self.client).__name__}, model={self.model!r}, provider={self.provider!r}, stream={self.stream})'
 
-# %% ../nbs/05_loop.ipynb 60
+# %% ../nbs/05_loop.ipynb 61
 _SYSTEM_IN_MESSAGES = ('openai', 'openai-responses', 'text')
 
 class StepLimitReached(RuntimeError):
@@ -817,7 +821,7 @@ class Chat:
         "The content of every tool result sent so far, in order (text, or the provider's content blocks)."
         return _tool_results(self.messages, self.provider)
 
-# %% ../nbs/05_loop.ipynb 78
+# %% ../nbs/05_loop.ipynb 79
 class RecordingClient:
     "A model client that passes every call on to `client` and keeps the requests and replies as JSON, to save as a recording."
     def __init__(self,
