@@ -73,6 +73,9 @@ def test_request_options_reach_the_create_method(server):
     assert (last_body(server)['max_tokens'], last_body(server)['stop_sequences'], last_body(server)['model']) == (321, ['END'], 'claude-x')
     Chat(make_client(server, 'gemini', False), [get_weather], model='gemini-x', temperature=0.5)('Weather in Lima?')
     assert last_body(server)['generationConfig']['temperature'] == 0.5
+    Chat(make_client(server, 'gemini', False), [get_weather], model='gemini-x', config={'tools': [{'googleSearch': {}}]})('Weather in Lima?')
+    sent_tools = server.requests[-2][1]['tools']
+    assert len(sent_tools) == 2 and sent_tools[1]['functionDeclarations'][0]['name'] == 'get_weather'   # beside the built-in tool
     Chat(make_client(server, 'openai', False), [], model='gpt-x')('Hello')
     assert 'tools' not in last_body(server)   # OpenAI rejects an empty tool list
 

@@ -507,17 +507,21 @@ class _GeminiChunks:
         return self.head | {'candidates': [state for _, state in sorted(self.candidates.items())]}
 
 class _TextChunks:
-    "Raw model text: joined, and fed through `ToolCallStreamParser` so `on_event` sees calls start and finish as they stream."
+    "Raw model text: joined; with `on_event`, fed through `ToolCallStreamParser` so it sees calls start and finish as they stream."
     def __init__(self, on_event=None):
         from toolcall_lib.parse import ToolCallStreamParser
-        self.pieces, self.parser, self.on_event = [], ToolCallStreamParser(), on_event
+        self.pieces, self.on_event = [], on_event
+        self.parser = ToolCallStreamParser() if on_event is not None else None
 
     def add(self, chunk:str):
+        if not isinstance(chunk, str): raise ValueError(f'a text stream holds str chunks, not {type(chunk).__name__}')
         self.pieces.append(chunk)
-        for event in self.parser.feed(chunk): self.on_event(event)
+        if self.parser is not None:
+            for event in self.parser.feed(chunk): self.on_event(event)
 
     def reply(self) -> str:
-        for event in self.parser.close(): self.on_event(event)
+        if self.parser is not None:
+            for event in self.parser.close(): self.on_event(event)
         return ''.join(self.pieces)
 
 _ANTHROPIC_EVENTS = ('message_start', 'content_block_start', 'content_block_delta', 'content_block_stop', 'message_delta', 'message_stop', 'ping')
@@ -540,12 +544,14 @@ class _StreamCollector:
 
     def add(self, event):
         event = event if isinstance(event, str) else _as_plain(event)
+        if self.collector is not None and self.provider != 'text' and not isinstance(event, dict):
+            raise ValueError(f'a {self.provider} stream holds events (dicts or SDK objects), not {type(event).__name__}: {str(event)[:60]}')
         if self.collector is None:
             found = _stream_format(event)
             if self.provider is not None and self.provider != found:
                 raise ValueError(f'expected a stream in {self.provider} format, got one in {found} format')
             self.provider = found
-            self.collector = _TextChunks(self.on_event or (lambda event: None)) if found == 'text' else _COLLECTORS[found]()
+            self.collector = _TextChunks(self.on_event) if found == 'text' else _COLLECTORS[found]()
         if self.provider != 'text' and self.on_event is not None: self.on_event(event)
         self.collector.add(event)
 
@@ -687,7 +693,7 @@ class SDKClient:
         options, with_tools = dict(self.request_options), {'tools': tools} if tools else {}
         if self.provider == 'gemini':
             config = _as_plain(options.pop('config', None) or {}) | options
-            if tools: config['tools'] = [{'functionDeclarations': tools}]
+            if tools: config['tools'] = list(config.get('tools') or []) + [{'functionDeclarations': tools}]   # beside any built-in tools
             if system is not None: config['systemInstruction'] = system
             models = self.client.models
             create = models.generate_content_stream if self.stream else models.generate_content
