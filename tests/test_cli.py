@@ -198,3 +198,16 @@ def test_deeply_nested_arguments_are_the_models_error_not_a_crash():
     done = toolcall('run', '-', TOOLS, stdin=reply)
     assert done.returncode == 0, done.stderr
     assert 'must be a JSON object' in json.loads(done.stdout)[0]['content']
+
+def test_run_reads_a_recorded_stream_as_json_list_or_lines():
+    chunk = lambda delta, finish=None: {'object': 'chat.completion.chunk', 'choices': [{'index': 0, 'delta': delta, 'finish_reason': finish}]}
+    events = [chunk({'role': 'assistant'}),
+              chunk({'tool_calls': [{'index': 0, 'id': 'call_s', 'type': 'function', 'function': {'name': 'get_weather', 'arguments': '{"ci'}}]}),
+              chunk({'tool_calls': [{'index': 0, 'function': {'arguments': 'ty": "Lima"}'}}]}), chunk({}, 'tool_calls')]
+    for text in (json.dumps(events), '\n'.join(map(json.dumps, events))):
+        done = toolcall('run', '-', TOOLS, stdin=text)
+        assert done.returncode == 0, done.stderr
+        messages = json.loads(done.stdout)
+        assert messages[0]['tool_call_id'] == 'call_s' and json.loads(messages[0]['content'])['conditions'] == 'overcast'
+    assert_one_line_error(toolcall('run', '-', TOOLS, stdin=json.dumps(events[1])), 'stream event', 'collect_stream')
+    assert_one_line_error(toolcall('run', '-', TOOLS, '--provider', 'anthropic', stdin=json.dumps(events)), 'anthropic', 'openai')

@@ -228,6 +228,17 @@ def _json_error(error:json.JSONDecodeError, text:str, where:str) -> CliError:
     cut_off = '; it ends before the JSON does, so it looks cut off' if _ends_open(text) else ''
     return CliError(f'{where} is not valid JSON: {error.msg} (line {error.lineno}, column {error.colno}){cut_off}')
 
+def _json_lines(text:str):
+    "Each non-empty line of `text` as JSON (a stream saved one event per line), or None if any line is not JSON."
+    try: return [json.loads(line) for line in text.splitlines() if line.strip()]
+    except (ValueError, RecursionError): return None
+
+def _is_stream(value) -> bool:
+    "A list of stream events: OpenAI, Responses or Anthropic events, or Gemini chunks."
+    from toolcall_lib.loop import is_stream_event
+    if not isinstance(value, list) or not value or not all(isinstance(item, dict) for item in value): return False
+    return is_stream_event(value[0]) or all('candidates' in item for item in value)
+
 def _read_reply(source:str, provider:str|None) -> tuple:
     "(reply, provider) from a reply file: provider JSON, or raw model text; anything it cannot read as either is an error."
     from toolcall_lib.loop import detect_provider
@@ -243,7 +254,12 @@ def _read_reply(source:str, provider:str|None) -> tuple:
         return text, 'text'
     try: reply = json.loads(text)
     except RecursionError: raise CliError(f'{where} is nested too deeply to read as JSON') from None
-    except json.JSONDecodeError as error: raise _json_error(error, text, where) from None
+    except json.JSONDecodeError as error:
+        reply = _json_lines(text) if error.msg == 'Extra data' else None
+        if reply is None: raise _json_error(error, text, where) from None
+    if _is_stream(reply):   # a recorded stream: the reply it adds up to
+        from toolcall_lib.loop import collect_stream
+        reply = collect_stream(reply, provider)
     if provider is not None: return reply, provider
     try: return reply, detect_provider(reply)
     except ValueError as error:

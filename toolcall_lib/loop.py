@@ -15,10 +15,10 @@ from pydantic_core import to_jsonable_python
 from .dispatch import CallResult, call_funcs_async, mk_ns
 
 # %% auto 0
-__all__ = ['PROVIDERS', 'PendingCall', 'detect_provider', 'extract_calls', 'tool_result_text', 'result_content',
-           'result_messages', 'Step', 'run_tools_async', 'run_tools', 'collect_stream', 'acollect_stream', 'reply_text',
-           'ReplayClient', 'sdk_provider', 'SDKClient', 'StepLimitReached', 'Chat', 'RecordingClient',
-           'RecordingMismatch', 'check_recording']
+__all__ = ['PROVIDERS', 'PendingCall', 'is_stream_event', 'detect_provider', 'extract_calls', 'tool_result_text',
+           'result_content', 'result_messages', 'Step', 'run_tools_async', 'run_tools', 'collect_stream',
+           'acollect_stream', 'reply_text', 'ReplayClient', 'sdk_provider', 'SDKClient', 'StepLimitReached', 'Chat',
+           'RecordingClient', 'RecordingMismatch', 'check_recording']
 
 # %% ../nbs/05_loop.ipynb 6
 PROVIDERS = ('openai', 'openai-responses', 'anthropic', 'gemini', 'text')
@@ -40,7 +40,21 @@ def _as_plain(reply):
     if callable(getattr(reply, 'to_dict', None)): return reply.to_dict()
     raise TypeError(f'cannot read a model reply of type {type(reply).__name__}: pass a dict, a list, a str or a pydantic model')
 
-def _is_responses_item(item) -> bool: return isinstance(item, dict) and isinstance(item.get('type'), str)
+_ANTHROPIC_EVENTS = ('message_start', 'content_block_start', 'content_block_delta', 'content_block_stop', 'message_delta', 'message_stop', 'ping')
+
+def is_stream_event(
+    item, # A dict (or SDK object) that may be one event of a streamed reply
+) -> bool:
+    "Is `item` one event of an OpenAI, Responses or Anthropic stream (rather than a whole reply)?"
+    item = _as_plain(item) if not isinstance(item, (str, list)) else item
+    if not isinstance(item, dict): return False
+    kind = item.get('type')
+    if isinstance(kind, str) and (kind.startswith('response.') or kind in _ANTHROPIC_EVENTS): return True
+    return item.get('object') == 'chat.completion.chunk' or any(isinstance(c, dict) and 'delta' in c for c in item.get('choices') or [])
+
+def _is_responses_item(item) -> bool: return isinstance(item, dict) and isinstance(item.get('type'), str) and not is_stream_event(item)
+
+_STREAM_HINT = 'this is a stream event, not a reply: assemble the whole stream with collect_stream first'
 
 def detect_provider(
     reply, # A model reply: provider response body, message dict, output list, or raw text
@@ -48,6 +62,7 @@ def detect_provider(
     "Which wire format `reply` is in."
     reply = _as_plain(reply)
     if isinstance(reply, str): return 'text'
+    if is_stream_event(reply) or isinstance(reply, list) and reply and is_stream_event(reply[0]): raise ValueError(_STREAM_HINT)
     if isinstance(reply, list):
         if all(map(_is_responses_item, reply)): return 'openai-responses'
         raise ValueError('cannot tell which provider this reply is from: a list is read as Responses output items, '
@@ -523,8 +538,6 @@ class _TextChunks:
         if self.parser is not None:
             for event in self.parser.close(): self.on_event(event)
         return ''.join(self.pieces)
-
-_ANTHROPIC_EVENTS = ('message_start', 'content_block_start', 'content_block_delta', 'content_block_stop', 'message_delta', 'message_stop', 'ping')
 
 def _stream_format(event) -> str:
     "Which provider's stream `event` (the first one) belongs to."
