@@ -11,7 +11,7 @@ genai = pytest.importorskip('google.genai')
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT/'examples'))
 from fake_provider import FakeProvider
-from toolcall_lib.loop import Chat, SDKClient, collect_stream, acollect_stream, sdk_provider, Step, RecordingClient, check_recording
+from toolcall_lib.loop import Chat, SDKClient, collect_stream, sdk_provider, RecordingClient, check_recording
 
 PNG = base64.b64decode('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==')
 

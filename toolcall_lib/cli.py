@@ -4,7 +4,7 @@
 
 # %% ../nbs/06_cli.ipynb 3
 from __future__ import annotations
-import argparse, importlib, importlib.util, inspect, json, os, sys, threading
+import argparse, importlib, importlib.util, inspect, json, os, sys
 from pathlib import Path
 from typing import Callable
 

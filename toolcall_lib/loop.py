@@ -4,13 +4,11 @@
 
 # %% ../nbs/05_loop.ipynb 3
 from __future__ import annotations
-import asyncio, base64, dataclasses, datetime, enum, inspect, io, json, sys, uuid
+import asyncio, base64, dataclasses, enum, inspect, io, json, sys
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
-from decimal import Decimal
+from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import Any, Callable
-from pydantic import BaseModel
 from pydantic_core import to_jsonable_python
 from .dispatch import CallResult, call_funcs_async, mk_ns
 
@@ -108,7 +106,7 @@ def _gemini_content(reply):
     if 'candidates' not in reply: return reply
     if not reply['candidates']:   # a blocked prompt: no answer at all, which must not read as an empty one
         reason = (reply.get('promptFeedback') or {}).get('blockReason')
-        raise ValueError(f'the Gemini reply has no candidates' + (f' (prompt blocked: {reason})' if reason else ''))
+        raise ValueError('the Gemini reply has no candidates' + (f' (prompt blocked: {reason})' if reason else ''))
     return reply['candidates'][0].get('content') or {}
 
 def _gemini_calls(reply):
