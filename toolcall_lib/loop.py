@@ -619,10 +619,13 @@ def reply_text(
     reply = _as_plain(reply)
     if provider is None: provider = detect_provider(reply)
     else: _check_format(reply, provider)
-    if provider == 'openai': return _openai_message(reply).get('content') or ''
+    if provider == 'openai':
+        message = _openai_message(reply)
+        return message.get('content') or message.get('refusal') or ''   # a refusal is what the model said
     if provider == 'openai-responses':
-        return ''.join(part.get('text', '') for item in _responses_output(reply) if item.get('type') == 'message'
-                       for part in item.get('content') or [] if part.get('type') == 'output_text')
+        return ''.join(part.get('text', '') if part.get('type') == 'output_text' else part.get('refusal', '')
+                       for item in _responses_output(reply) if item.get('type') == 'message'
+                       for part in item.get('content') or [] if part.get('type') in ('output_text', 'refusal'))
     if provider == 'anthropic': return ''.join(b.get('text', '') for b in reply.get('content') or [] if b.get('type') == 'text')
     if provider == 'gemini': return ''.join(p.get('text', '') for p in _gemini_content(reply).get('parts') or [] if 'text' in p)
     from toolcall_lib.parse import parse_tool_calls
