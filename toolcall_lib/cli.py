@@ -314,14 +314,12 @@ def _quiet_stdout():
     except (OSError, ValueError): pass   # stdout is not a file (a test's StringIO)
     finally: os.close(devnull)
 
-def main(
-    argv:list[str]|None=None, # Arguments (default: `sys.argv[1:]`, as the `toolcall` script runs it)
-) -> int: # Exit status: 0 on success, 1 when a tool or the code failed, 2 on a usage error or bad input
-    "Run the `toolcall` command line."
-    args = build_parser().parse_args(argv)
+def _run_handler(args) -> int:
+    "The handler's exit status; what a user caused becomes one line on stderr."
     try:
         status = args.handler(args)
         sys.stdout.flush()
+        return status
     except BrokenPipeError:   # `toolcall ... | head`: the reader has all it wants
         _quiet_stdout()
         return 141   # 128 + SIGPIPE, what a shell reports for a process a closed pipe stopped
@@ -332,6 +330,13 @@ def main(
         message = ' '.join(str(error).split()) or type(error).__name__
         print(f'toolcall {args.command}: error: {message}', file=sys.stderr)
         return 2
+
+def main(
+    argv:list[str]|None=None, # Arguments (default: `sys.argv[1:]`, as the `toolcall` script runs it)
+) -> int: # Exit status: 0 on success, 1 when a tool or the code failed, 2 on a usage error or bad input
+    "Run the `toolcall` command line."
+    args = build_parser().parse_args(argv)
+    status = _run_handler(args)
     if argv is None and getattr(args, 'tool_still_running', False):
         sys.stderr.flush()
         os._exit(status)   # a sync tool overran --timeout and its thread cannot be stopped: end the command now instead of joining it
