@@ -56,6 +56,7 @@ def test_unsupported_parameter_type_is_status_2(tmp_path):
     assert 'lock_it' in done.stderr and 'lock' in done.stderr
 
 @pytest.mark.parametrize('reply,ids', [('openai_chat.json', ['call_weather_paris', 'call_time_tokyo']),
+                                       ('openai_chat_stream.jsonl', ['call_weather_paris', 'call_time_tokyo']),
                                        ('openai_responses.json', ['call_weather_lima'])])
 def test_run_answers_recorded_replies(reply, ids):
     done = toolcall('run', str(REPLIES/reply), TOOLS)
