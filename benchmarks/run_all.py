@@ -46,7 +46,15 @@ def parse_rows(rows):
         yield (f"{r['case']} ({r['chars']:,} chars)", f"{r['parse_ms']:.3f} ms, {r['mb_per_s']:.1f} MB/s",
                f"{r['json_loads_ms']:.3f} ms (json.loads)", round(r['ratio'], 2), f"{r['goal']} {_goal(r['met'])}")
 
-ADAPTERS = {'schema': schema_rows, 'dispatch': dispatch_rows, 'toolset': toolset_rows, 'interp': interp_rows, 'parse': parse_rows}
+def loop_rows(rows):
+    for r in rows:
+        yield (f"collect_stream, {r['case']} ({r['events']} events, dicts)", f"{r['ours_dicts_us']:.2f} µs/event",
+               f"{r['sdk_us']:.2f} µs/event ({r['sdk']})", r['ratio_dicts'], '')
+        yield (f"collect_stream, {r['case']} (SDK objects)", f"{r['ours_objects_us']:.2f} µs/event",
+               f"{r['sdk_us']:.2f} µs/event ({r['sdk']})", r['ratio_objects'], '')
+
+ADAPTERS = {'schema': schema_rows, 'dispatch': dispatch_rows, 'toolset': toolset_rows, 'interp': interp_rows, 'parse': parse_rows,
+            'loop': loop_rows}
 
 def collect(names) -> list:
     "Run the named benchmarks; return (benchmark, case, ours, peer, ratio, goal) rows."

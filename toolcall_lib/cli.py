@@ -6,9 +6,10 @@
 from __future__ import annotations
 import argparse, importlib, importlib.util, inspect, json, os, sys
 from pathlib import Path
+from typing import Callable
 
 # %% auto 0
-__all__ = ['CliError', 'load_module', 'load_target', 'module_tools', 'build_parser', 'main']
+__all__ = ['SUBCOMMANDS', 'CliError', 'load_module', 'load_target', 'module_tools', 'register_subcommand', 'build_parser', 'main']
 
 # %% ../nbs/06_cli.ipynb 6
 class CliError(Exception):
@@ -52,26 +53,63 @@ def load_target(
     return found
 
 # %% ../nbs/06_cli.ipynb 12
+def _tool_refusal(value, name:str) -> str|None:
+    "Why `value` is not a tool `toolcall` may offer a model (None: it is one)."
+    from toolcall_lib.schema import get_schema
+    if not inspect.isfunction(value): return f'{name} is not a Python function'
+    variadic = [p.name for p in inspect.signature(value).parameters.values() if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+    if variadic: return f'{name} takes *{variadic[0]}, which a schema cannot describe'
+    try: get_schema(value, name=name)
+    except Exception as error: return f'toolcall schema cannot describe {name}: {error}'
+    return None
+
 def module_tools(
     module, # A module object whose functions are tools
 ) -> dict: # Tool name -> callable
-    "The tools a module offers: the names in its `__all__`, else its public functions."
+    "The tools a module offers: the functions in its `__all__` (else its public functions) that `toolcall schema` can describe."
     names = getattr(module, '__all__', None)
     if names is None:
         names = [name for name, value in vars(module).items()
                  if not name.startswith('_') and inspect.isfunction(value) and value.__module__ == module.__name__]
-    return {name: getattr(module, name) for name in names}
+    tools = {name: getattr(module, name, None) for name in names}
+    return {name: value for name, value in tools.items() if _tool_refusal(value, name) is None}
+
+def _module_tools(spec:str) -> dict:
+    "`module_tools` of the module `spec` names; a module offering none is an error, not an empty tool list."
+    tools = module_tools(load_module(spec))
+    if not tools: raise CliError(f'{spec} offers no tools: no function in it has a schema (see toolcall schema {spec}:NAME)')
+    return tools
 
 # %% ../nbs/06_cli.ipynb 15
+SUBCOMMANDS = {}  # name -> (add_arguments, handler, help, description), in the order `toolcall --help` lists them
+
+def register_subcommand(
+    name:str, # The subcommand, as typed after `toolcall`
+    add_arguments:Callable, # Called with the subcommand's `argparse` parser to add its arguments
+    handler:Callable, # Called with the parsed arguments; returns the exit status
+    help:str, # One line for `toolcall --help`
+    description:str|None=None, # The first line of `toolcall NAME --help` (default: `help`)
+):
+    "Make `toolcall NAME` a subcommand."
+    SUBCOMMANDS[name] = (add_arguments, handler, help, description or help)
+
 def _print_json(value):
     print(json.dumps(value, indent=2, ensure_ascii=False, default=str))
 
+def _decode(data:bytes, where:str) -> str:
+    "`data` as text; a byte that is not UTF-8 is a one-line error naming where it is."
+    try: return data.decode('utf-8-sig')
+    except UnicodeDecodeError as error:
+        raise CliError(f'{where} is not UTF-8 text: byte 0x{data[error.start]:02x} at offset {error.start}') from None
+
 def _read_input(source:str|None) -> str:
     "Text from a file path, or stdin for `-` or no path."
-    if source in (None, '-'): return sys.stdin.read()
+    if source in (None, '-'):
+        stdin_bytes = getattr(sys.stdin, 'buffer', None)
+        return sys.stdin.read() if stdin_bytes is None else _decode(stdin_bytes.read(), 'stdin')
     path = Path(source)
     if not path.is_file(): raise CliError(f'no such file: {source}')
-    return path.read_text(encoding='utf-8')
+    return _decode(path.read_bytes(), source)
 
 # %% ../nbs/06_cli.ipynb 17
 def _cmd_schema(args) -> int:
@@ -81,13 +119,24 @@ def _cmd_schema(args) -> int:
     _print_json(tool_schema(target, fmt=args.format, strict=args.strict, dot2dash=args.dot2dash))
     return 0
 
+def _schema_arguments(parser):
+    parser.add_argument('target', metavar='MODULE_OR_FILE:NAME', help='e.g. examples/weather_tools.py:get_weather')
+    parser.add_argument('--format', default='anthropic',
+                        choices=['openai', 'openai-responses', 'anthropic', 'gemini', 'gemini-openapi', 'mcp'],
+                        help='provider format (default: anthropic)')
+    parser.add_argument('--strict', action='store_true', help='strict mode (OpenAI and Anthropic)')
+    parser.add_argument('--dot2dash', action='store_true', help='render dots in the tool name as dashes')
+
+register_subcommand('schema', _schema_arguments, _cmd_schema, help='print the tool schema of a function, method or class',
+                    description='Print the tool schema of a Python function, method or class as JSON.')
+
 # %% ../nbs/06_cli.ipynb 19
 def _tool_list(args):
     "The parser's allow-list from --tools or --tools-from (None: any name)."
     if args.tools is not None: return [name.strip() for name in args.tools.split(',') if name.strip()]
     if args.tools_from is None: return None
     from toolcall_lib.schema import get_schema
-    return [get_schema(func, name=name) for name, func in module_tools(load_module(args.tools_from)).items()]
+    return [get_schema(func, name=name) for name, func in _module_tools(args.tools_from).items()]
 
 def _cmd_parse(args) -> int:
     "Print the tool calls found in model text."
@@ -95,12 +144,25 @@ def _cmd_parse(args) -> int:
     _print_json(parse_tool_calls(_read_input(args.file), tools=_tool_list(args), standalone=args.standalone).to_dict())
     return 0
 
+def _parse_arguments(parser):
+    parser.add_argument('file', nargs='?', default='-', metavar='FILE', help='model output to read (default: stdin, also "-")')
+    allow = parser.add_mutually_exclusive_group()
+    allow.add_argument('--tools', metavar='NAME,...', help='comma-separated tool names to accept (default: any)')
+    allow.add_argument('--tools-from', metavar='MODULE_OR_FILE', help="accept this module's tools, typing values by their schemas")
+    parser.add_argument('--standalone', action='store_true', help='read the whole input as one call payload')
+
+register_subcommand('parse', _parse_arguments, _cmd_parse, help='print the tool calls found in model text',
+                    description='Find tool calls in raw model output (every format the parser knows) and print them as JSON.')
+
 # %% ../nbs/06_cli.ipynb 21
 def _cmd_call(args) -> int:
     "Call one tool from a module with JSON arguments and print the result."
     from toolcall_lib.dispatch import ToolCallError, call_func
     from toolcall_lib.loop import tool_result_text
-    tools = module_tools(load_module(args.module))
+    module = load_module(args.module)
+    tools = module_tools(module)
+    if args.tool not in tools and hasattr(module, args.tool):
+        raise CliError(f'{args.module} does not offer {args.tool!r} as a tool: {_tool_refusal(getattr(module, args.tool), args.tool)}')
     arguments = _read_input('-') if args.arguments == '-' else args.arguments
     try: value = call_func(args.tool, arguments, tools)
     except ToolCallError as error: raise CliError(str(error)) from None
@@ -109,6 +171,14 @@ def _cmd_call(args) -> int:
         return 1
     print(tool_result_text(value))
     return 0
+
+def _call_arguments(parser):
+    parser.add_argument('module', metavar='MODULE_OR_FILE', help='the module holding the tools')
+    parser.add_argument('tool', metavar='TOOL', help='the tool to call')
+    parser.add_argument('arguments', nargs='?', default='{}', metavar='JSON', help='arguments as a JSON object (default: {}; "-" reads stdin)')
+
+register_subcommand('call', _call_arguments, _cmd_call, help='call one tool of a module with JSON arguments',
+                    description='Call one tool of a module with JSON arguments, coerced to its annotated types.')
 
 # %% ../nbs/06_cli.ipynb 23
 def _cmd_python(args) -> int:
@@ -124,20 +194,98 @@ def _cmd_python(args) -> int:
     elif str(result): print(result)
     return 0 if result.ok else 1
 
+def _python_arguments(parser):
+    parser.add_argument('file', nargs='?', default='-', metavar='FILE', help='code to run (default: stdin, also "-")')
+    parser.add_argument('--status', action='store_true', help='print the active isolation layers instead of running code')
+    parser.add_argument('--timeout', type=float, default=30, help='seconds before the code is interrupted (default: 30)')
+    parser.add_argument('--require-isolation', action='store_true', help='refuse to run unless every isolation layer is active')
+    parser.add_argument('--json', action='store_true', help='print the result as JSON')
+
+register_subcommand('python', _python_arguments, _cmd_python, help='run code in a sandboxed session',
+                    description='Run Python code in a sandboxed session: no network, no host files, no secrets.')
+
 # %% ../nbs/06_cli.ipynb 25
-def _read_reply(source:str):
-    "A reply file: JSON when it parses as a JSON object or list, raw model text otherwise."
+def _looks_like_json(text:str) -> bool:
+    "Does `text` open like a JSON object or array (and not like `[get_weather(...)]` or `[TOOL_CALLS]`)?"
+    stripped = text.lstrip()
+    if stripped[:1] == '{': return True
+    return stripped[:1] == '[' and stripped[1:].lstrip()[:1] in ('{', '[', '"', ']')
+
+def _ends_open(text:str) -> bool:
+    "Does JSON `text` stop inside a string or with brackets still open (one linear pass)?"
+    depth, in_string, escaped = 0, False, False
+    for char in text:
+        if in_string:
+            if escaped: escaped = False
+            elif char == '\\': escaped = True
+            elif char == '"': in_string = False
+        elif char == '"': in_string = True
+        elif char in '{[': depth += 1
+        elif char in '}]': depth -= 1
+    return in_string or depth > 0
+
+def _json_error(error:json.JSONDecodeError, text:str, where:str) -> CliError:
+    cut_off = '; it ends before the JSON does, so it looks cut off' if _ends_open(text) else ''
+    return CliError(f'{where} is not valid JSON: {error.msg} (line {error.lineno}, column {error.colno}){cut_off}')
+
+def _json_lines(text:str):
+    "Each non-empty line of `text` as JSON (a stream saved one event per line), or None if any line is not JSON."
+    try: return [json.loads(line) for line in text.splitlines() if line.strip()]
+    except (ValueError, RecursionError): return None
+
+def _is_stream(value) -> bool:
+    "A list of stream events: OpenAI, Responses or Anthropic events, or Gemini chunks."
+    from toolcall_lib.loop import is_stream_event
+    if not isinstance(value, list) or not value or not all(isinstance(item, dict) for item in value): return False
+    return is_stream_event(value[0]) or all('candidates' in item for item in value)
+
+def _read_reply(source:str, provider:str|None) -> tuple:
+    "(reply, provider) from a reply file: provider JSON, or raw model text; anything it cannot read as either is an error."
+    from toolcall_lib.loop import detect_provider
+    from toolcall_lib.parse import parse_tool_calls
+    where = 'stdin' if source == '-' else source
     text = _read_input(source)
+    if not text.strip(): raise CliError(f'{where} is empty: expected a model reply')
+    if provider == 'text': return text, 'text'
+    if not _looks_like_json(text):
+        if provider is not None: raise CliError(f'{where} is raw text, not a {provider} reply (JSON); for model text pass --provider text')
+        if not parse_tool_calls(text).saw_tool_call_syntax:
+            raise CliError(f'{where} is neither provider JSON nor model text with tool calls; for a plain text answer pass --provider text')
+        return text, 'text'
     try: reply = json.loads(text)
-    except ValueError: return text
-    return reply if isinstance(reply, (dict, list)) else text
+    except RecursionError: raise CliError(f'{where} is nested too deeply to read as JSON') from None
+    except json.JSONDecodeError as error:
+        reply = _json_lines(text) if error.msg == 'Extra data' else None
+        if reply is None: raise _json_error(error, text, where) from None
+    if _is_stream(reply):   # a recorded stream: the reply it adds up to
+        from toolcall_lib.loop import collect_stream
+        reply = collect_stream(reply, provider)
+    if provider is not None: return reply, provider
+    try: return reply, detect_provider(reply)
+    except ValueError as error:
+        if parse_tool_calls(text).calls: return text, 'text'   # a bare JSON call payload, as open models write them
+        raise CliError(f'{where} is JSON but not a model reply: {error}') from None
 
 def _cmd_run(args) -> int:
     "Run the tool calls in a model reply and print the tool-result messages."
+    from toolcall_lib.dispatch import ToolTimeoutError
     from toolcall_lib.loop import run_tools
-    tools = module_tools(load_module(args.module))
-    _print_json(run_tools(_read_reply(args.reply), tools, provider=args.provider, timeout=args.timeout))
+    reply, provider = _read_reply(args.reply, args.provider)
+    tools = _module_tools(args.module)
+    def note_overrun(step):
+        if step.kind == 'result' and isinstance(step.data.exception, ToolTimeoutError): args.tool_still_running = True
+    _print_json(run_tools(reply, tools, provider=provider, timeout=args.timeout, on_step=note_overrun))
     return 0
+
+def _run_arguments(parser):
+    parser.add_argument('reply', metavar='REPLY', help='the reply: provider JSON or raw model text (a file, or "-" for stdin)')
+    parser.add_argument('module', metavar='MODULE_OR_FILE', help='the module holding the tools')
+    parser.add_argument('--provider', choices=['openai', 'openai-responses', 'anthropic', 'gemini', 'text'],
+                        help='the reply format (default: detected)')
+    parser.add_argument('--timeout', type=float, help='seconds each tool call may take; the command ends when they are up')
+
+register_subcommand('run', _run_arguments, _cmd_run, help="run the tool calls in a model's reply",
+                    description="Run the tool calls in a model's reply and print the tool-result messages as JSON.")
 
 # %% ../nbs/06_cli.ipynb 27
 class _OneLineErrors(argparse.ArgumentParser):
@@ -147,63 +295,49 @@ class _OneLineErrors(argparse.ArgumentParser):
         sys.exit(2)
 
 def build_parser() -> argparse.ArgumentParser:
-    "The argument parser for `toolcall` and all its subcommands."
+    "The argument parser for `toolcall` and every subcommand in `SUBCOMMANDS`."
     parser = _OneLineErrors(prog='toolcall', description='LLM tool calling from plain Python.')
     commands = parser.add_subparsers(dest='command', metavar='COMMAND', required=True)
-
-    schema = commands.add_parser('schema', help='print the tool schema of a function, method or class',
-                                 description='Print the tool schema of a Python function, method or class as JSON.')
-    schema.add_argument('target', metavar='MODULE_OR_FILE:NAME', help='e.g. examples/weather_tools.py:get_weather')
-    schema.add_argument('--format', default='anthropic',
-                        choices=['openai', 'openai-responses', 'anthropic', 'gemini', 'gemini-openapi', 'mcp'],
-                        help='provider format (default: anthropic)')
-    schema.add_argument('--strict', action='store_true', help='strict mode (OpenAI and Anthropic)')
-    schema.add_argument('--dot2dash', action='store_true', help='render dots in the tool name as dashes')
-    schema.set_defaults(handler=_cmd_schema)
-
-    parse = commands.add_parser('parse', help='print the tool calls found in model text',
-                                description='Find tool calls in raw model output (every format the parser knows) and print them as JSON.')
-    parse.add_argument('file', nargs='?', default='-', metavar='FILE', help='model output to read (default: stdin, also "-")')
-    allow = parse.add_mutually_exclusive_group()
-    allow.add_argument('--tools', metavar='NAME,...', help='comma-separated tool names to accept (default: any)')
-    allow.add_argument('--tools-from', metavar='MODULE_OR_FILE', help="accept this module's tools, typing values by their schemas")
-    parse.add_argument('--standalone', action='store_true', help='read the whole input as one call payload')
-    parse.set_defaults(handler=_cmd_parse)
-
-    call = commands.add_parser('call', help='call one tool of a module with JSON arguments',
-                               description='Call one tool of a module with JSON arguments, coerced to its annotated types.')
-    call.add_argument('module', metavar='MODULE_OR_FILE', help='the module holding the tools')
-    call.add_argument('tool', metavar='TOOL', help='the tool to call')
-    call.add_argument('arguments', nargs='?', default='{}', metavar='JSON', help='arguments as a JSON object (default: {}; "-" reads stdin)')
-    call.set_defaults(handler=_cmd_call)
-
-    python = commands.add_parser('python', help='run code in a sandboxed session',
-                                 description='Run Python code in a sandboxed session: no network, no host files, no secrets.')
-    python.add_argument('file', nargs='?', default='-', metavar='FILE', help='code to run (default: stdin, also "-")')
-    python.add_argument('--status', action='store_true', help='print the active isolation layers instead of running code')
-    python.add_argument('--timeout', type=float, default=30, help='seconds before the code is interrupted (default: 30)')
-    python.add_argument('--require-isolation', action='store_true', help='refuse to run unless every isolation layer is active')
-    python.add_argument('--json', action='store_true', help='print the result as JSON')
-    python.set_defaults(handler=_cmd_python)
-
-    run = commands.add_parser('run', help="run the tool calls in a model's reply",
-                              description="Run the tool calls in a model's reply and print the tool-result messages as JSON.")
-    run.add_argument('reply', metavar='REPLY', help='the reply: provider JSON or raw model text (a file, or "-" for stdin)')
-    run.add_argument('module', metavar='MODULE_OR_FILE', help='the module holding the tools')
-    run.add_argument('--provider', choices=['openai', 'openai-responses', 'anthropic', 'gemini', 'text'],
-                     help='the reply format (default: detected)')
-    run.add_argument('--timeout', type=float, help='seconds each tool call may take')
-    run.set_defaults(handler=_cmd_run)
+    for name, (add_arguments, handler, help, description) in SUBCOMMANDS.items():
+        subparser = commands.add_parser(name, help=help, description=description)
+        add_arguments(subparser)
+        subparser.set_defaults(handler=handler)
     return parser
 
 # %% ../nbs/06_cli.ipynb 28
-def main(
-    argv:list[str]|None=None, # Arguments (default: `sys.argv[1:]`)
-) -> int: # Exit status: 0 on success, 2 on a usage error
-    "Run the `toolcall` command line."
-    args = build_parser().parse_args(argv)
-    try: return args.handler(args)
-    except (CliError, ValueError, TypeError, LookupError, ImportError, OSError, SyntaxError) as error:
+_USER_ERRORS = (CliError, ValueError, TypeError, LookupError, ImportError, OSError, SyntaxError)
+
+def _quiet_stdout():
+    "Point stdout at /dev/null, so the interpreter's last flush into a closed pipe is silent too."
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try: os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError): pass   # stdout is not a file (a test's StringIO)
+    finally: os.close(devnull)
+
+def _run_handler(args) -> int:
+    "The handler's exit status; what a user caused becomes one line on stderr."
+    try:
+        status = args.handler(args)
+        sys.stdout.flush()
+        return status
+    except BrokenPipeError:   # `toolcall ... | head`: the reader has all it wants
+        _quiet_stdout()
+        return 141   # 128 + SIGPIPE, what a shell reports for a process a closed pipe stopped
+    except RecursionError:
+        print(f'toolcall {args.command}: error: the input is nested too deeply to process', file=sys.stderr)
+        return 2
+    except _USER_ERRORS as error:
         message = ' '.join(str(error).split()) or type(error).__name__
         print(f'toolcall {args.command}: error: {message}', file=sys.stderr)
         return 2
+
+def main(
+    argv:list[str]|None=None, # Arguments (default: `sys.argv[1:]`, as the `toolcall` script runs it)
+) -> int: # Exit status: 0 on success, 1 when a tool or the code failed, 2 on a usage error or bad input
+    "Run the `toolcall` command line."
+    args = build_parser().parse_args(argv)
+    status = _run_handler(args)
+    if argv is None and getattr(args, 'tool_still_running', False):
+        sys.stderr.flush()
+        os._exit(status)   # a sync tool overran --timeout and its thread cannot be stopped: end the command now instead of joining it
+    return status

@@ -4,16 +4,19 @@
 
 # %% ../nbs/05_loop.ipynb 3
 from __future__ import annotations
-import asyncio, inspect, json
+import asyncio, base64, dataclasses, enum, inspect, io, json, sys
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from pathlib import Path, PurePath
 from typing import Any, Callable
 from pydantic_core import to_jsonable_python
 from .dispatch import CallResult, call_funcs_async, mk_ns
 
 # %% auto 0
-__all__ = ['PROVIDERS', 'PendingCall', 'detect_provider', 'extract_calls', 'tool_result_text', 'result_messages',
-           'run_tools_async', 'run_tools', 'reply_text', 'ReplayClient', 'StepLimitReached', 'Chat']
+__all__ = ['PROVIDERS', 'PendingCall', 'is_stream_event', 'detect_provider', 'extract_calls', 'tool_result_text',
+           'result_content', 'result_messages', 'Step', 'run_tools_async', 'run_tools', 'collect_stream',
+           'acollect_stream', 'reply_text', 'ReplayClient', 'sdk_provider', 'SDKClient', 'StepLimitReached', 'Chat',
+           'RecordingClient', 'RecordingMismatch', 'check_recording']
 
 # %% ../nbs/05_loop.ipynb 6
 PROVIDERS = ('openai', 'openai-responses', 'anthropic', 'gemini', 'text')
@@ -35,13 +38,33 @@ def _as_plain(reply):
     if callable(getattr(reply, 'to_dict', None)): return reply.to_dict()
     raise TypeError(f'cannot read a model reply of type {type(reply).__name__}: pass a dict, a list, a str or a pydantic model')
 
+_ANTHROPIC_EVENTS = ('message_start', 'content_block_start', 'content_block_delta', 'content_block_stop', 'message_delta', 'message_stop', 'ping')
+
+def is_stream_event(
+    item, # A dict (or SDK object) that may be one event of a streamed reply
+) -> bool:
+    "Is `item` one event of an OpenAI, Responses or Anthropic stream (rather than a whole reply)?"
+    item = _as_plain(item) if not isinstance(item, (str, list)) else item
+    if not isinstance(item, dict): return False
+    kind = item.get('type')
+    if isinstance(kind, str) and (kind.startswith('response.') or kind in _ANTHROPIC_EVENTS): return True
+    return item.get('object') == 'chat.completion.chunk' or any(isinstance(c, dict) and 'delta' in c for c in item.get('choices') or [])
+
+def _is_responses_item(item) -> bool: return isinstance(item, dict) and isinstance(item.get('type'), str) and not is_stream_event(item)
+
+_STREAM_HINT = 'this is a stream event, not a reply: assemble the whole stream with collect_stream first'
+
 def detect_provider(
     reply, # A model reply: provider response body, message dict, output list, or raw text
 ) -> str: # One of `PROVIDERS`
     "Which wire format `reply` is in."
     reply = _as_plain(reply)
     if isinstance(reply, str): return 'text'
-    if isinstance(reply, list): return 'openai-responses'
+    if is_stream_event(reply) or isinstance(reply, list) and reply and is_stream_event(reply[0]): raise ValueError(_STREAM_HINT)
+    if isinstance(reply, list):
+        if all(map(_is_responses_item, reply)): return 'openai-responses'
+        raise ValueError('cannot tell which provider this reply is from: a list is read as Responses output items, '
+                         'and these items have no "type"')
     if 'choices' in reply or 'tool_calls' in reply or reply.get('role') == 'assistant' and isinstance(reply.get('content'), (str, type(None))):
         return 'openai'
     if reply.get('object') == 'response' or 'output' in reply: return 'openai-responses'
@@ -50,7 +73,16 @@ def detect_provider(
     raise ValueError('cannot tell which provider this reply is from: expected OpenAI choices/tool_calls, '
                      'a Responses output list, Anthropic content blocks or Gemini candidates')
 
-# %% ../nbs/05_loop.ipynb 13
+def _check_format(reply, provider:str):
+    "A clear error when `reply` is not in the `provider` format it was said to be in."
+    if provider not in PROVIDERS: raise ValueError(f'unknown provider {provider!r}: use one of {", ".join(PROVIDERS)}')
+    try: found = detect_provider(reply)
+    except ValueError as error: raise ValueError(f'expected a reply in {provider} format, got one in no known format ({error})') from None
+    if found != provider:
+        raise ValueError(f'expected a reply in {provider} format, got one in {found} format: set provider={found!r} '
+                         f'(toolcall run --provider {found}), or point the client at a {provider} API')
+
+# %% ../nbs/05_loop.ipynb 15
 def _openai_message(reply):
     return reply['choices'][0]['message'] if 'choices' in reply else reply
 
@@ -71,7 +103,11 @@ def _anthropic_calls(reply):
             for block in reply.get('content') or [] if block.get('type') == 'tool_use']
 
 def _gemini_content(reply):
-    return reply['candidates'][0].get('content') or {} if 'candidates' in reply else reply
+    if 'candidates' not in reply: return reply
+    if not reply['candidates']:   # a blocked prompt: no answer at all, which must not read as an empty one
+        reason = (reply.get('promptFeedback') or {}).get('blockReason')
+        raise ValueError('the Gemini reply has no candidates' + (f' (prompt blocked: {reason})' if reason else ''))
+    return reply['candidates'][0].get('content') or {}
 
 def _gemini_calls(reply):
     parts = _gemini_content(reply).get('parts') or []
@@ -97,61 +133,154 @@ def extract_calls(
 ) -> list[PendingCall]:
     "The tool calls in `reply`, in the order the model made them (for raw text, those it finished writing)."
     reply = _as_plain(reply)
-    provider = provider or detect_provider(reply)
-    if provider not in PROVIDERS: raise ValueError(f'unknown provider {provider!r}: use one of {", ".join(PROVIDERS)}')
+    if provider is None: provider = detect_provider(reply)
+    else: _check_format(reply, provider)
     if provider == 'text': return _parse_text(reply, tool_names)[0]
     try: return _READERS[provider](reply)
     except (KeyError, IndexError, TypeError, AttributeError) as error:
         raise ValueError(f'malformed {provider} reply: {type(error).__name__}: {error}') from None
 
-# %% ../nbs/05_loop.ipynb 16
-_JSON_SCALARS = (int, float, bool, type(None), dict, list, tuple)
+# %% ../nbs/05_loop.ipynb 18
+_DATA_STR_PACKAGES = {'builtins', 'datetime', 'uuid', 'decimal', '_decimal', '_pydecimal', 'pathlib', 'enum', 'pydantic'}
+
+def _writes_own_str(value) -> bool:
+    "Did the author of `value`'s class write its `__str__` (rather than it coming from `object`, a builtin or a data type's library)?"
+    owner = next(cls for cls in type(value).__mro__ if '__str__' in vars(cls))
+    return owner.__module__.split('.')[0] not in _DATA_STR_PACKAGES
+
+def _jsonable(value):
+    "JSON data for `value`: bytes as UTF-8 text when they are, else base64; unknown objects by repr."
+    try: return to_jsonable_python(value, fallback=repr, bytes_mode='utf8')
+    except Exception: return to_jsonable_python(value, fallback=repr, bytes_mode='base64')
+
+def _bytes_text(data:bytes) -> str:
+    try: return data.decode('utf-8')
+    except UnicodeDecodeError: return base64.b64encode(data).decode('ascii')
 
 def _wire_value(value):
-    "`value` as JSON data: strings as they are, objects with their own `__str__` (or `to_text()`) as that text, the rest through pydantic's JSON conversion."
+    "`value` as JSON data: strings as they are, enums as their value, data through pydantic's JSON conversion, objects with their own `__str__` (or `to_text()`) as that text."
+    if isinstance(value, enum.Enum): return _wire_value(value.value)
     if isinstance(value, str): return str(value)
+    if isinstance(value, (bytes, bytearray, memoryview)): return _bytes_text(bytes(value))
     if callable(getattr(value, 'to_text', None)): return value.to_text()
-    if not isinstance(value, _JSON_SCALARS) and type(value).__str__ is not object.__str__: return str(value)
-    return to_jsonable_python(value, fallback=repr)
+    if _writes_own_str(value): return str(value)
+    return _jsonable(value)
 
 def tool_result_text(
     value, # A tool's return value
 ) -> str:
-    "`value` as text for a model: strings as they are, objects with their own `__str__` (or `to_text()`) through it, data as JSON."
+    "`value` as text for a model: strings as they are, data as JSON, other objects with their own `__str__` (or `to_text()`) through it."
     data = _wire_value(value)
     return data if isinstance(data, str) else json.dumps(data, ensure_ascii=False)
 
 def _text(result:CallResult) -> str: return tool_result_text(result.value) if result.ok else result.error
 
-# %% ../nbs/05_loop.ipynb 18
+# %% ../nbs/05_loop.ipynb 23
+_IMAGE_SIGNATURES = ((b'\x89PNG\r\n\x1a\n', 'image/png'), (b'\xff\xd8\xff', 'image/jpeg'), (b'GIF87a', 'image/gif'), (b'GIF89a', 'image/gif'))
+
+def _bytes_image(data:bytes):
+    for signature, mime in _IMAGE_SIGNATURES:
+        if data.startswith(signature): return mime, base64.b64encode(data).decode('ascii')
+    if data[:4] == b'RIFF' and data[8:12] == b'WEBP': return 'image/webp', base64.b64encode(data).decode('ascii')
+    return None
+
+def _saved_png(save) -> tuple:
+    buffer = io.BytesIO()
+    save(buffer)
+    return 'image/png', base64.b64encode(buffer.getvalue()).decode('ascii')
+
+def _image(value):
+    "(mime, base64 data) when `value` is a picture, else None."
+    if isinstance(value, (bytes, bytearray, memoryview)): return _bytes_image(bytes(value))
+    interp = sys.modules.get('toolcall_lib.interp')
+    if interp is not None and isinstance(value, interp.Image): return value.mime, value.data
+    pil = sys.modules.get('PIL.Image')
+    if pil is not None and isinstance(value, pil.Image): return _saved_png(lambda buffer: value.save(buffer, format='PNG'))
+    figure = sys.modules.get('matplotlib.figure')
+    if figure is not None and isinstance(value, figure.Figure):
+        return _saved_png(lambda buffer: value.savefig(buffer, format='png', bbox_inches='tight'))
+    return None
+
+def _carried_image(image):
+    "An image a result carries in its `images`: a sandbox Image, or anything with a `mime` and base64 `data`."
+    found = _image(image)
+    if found: return found
+    mime, data = getattr(image, 'mime', ''), getattr(image, 'data', None)
+    return (mime, data) if isinstance(data, str) and str(mime).startswith('image/') else None
+
+def result_content(
+    value, # A tool's return value
+) -> tuple: # (text or None, [(mime, base64 data), ...])
+    "What a result says: its text (None for a bare picture) and the pictures in it."
+    image = _image(value)
+    if image: return None, [image]
+    if isinstance(value, (list, tuple)) and value:
+        images = [_image(item) for item in value]
+        if all(images): return None, images
+    carried = getattr(value, 'images', None)
+    if isinstance(carried, (list, tuple)) and carried:
+        images = [found for found in map(_carried_image, carried) if found]
+        if images: return tool_result_text(value), images
+    return tool_result_text(value), []
+
+# %% ../nbs/05_loop.ipynb 25
+_IMAGE_NOTE = 'The result is an image; it follows in the next message.'
+
+def _data_url(mime:str, data:str) -> str: return f'data:{mime};base64,{data}'
+
+def _parts(result:CallResult) -> tuple:
+    "(text, images) of a finished call; an error is text only."
+    return (result.error, []) if not result.ok else result_content(result.value)
+
 def _openai_results(results):
-    return [{'role': 'tool', 'tool_call_id': r.id, 'content': _text(r)} for r in results]
+    "Chat Completions tool messages hold text only: a picture goes in a user message after them, the tool message says so."
+    messages, pictures = [], []
+    for r in results:
+        text, images = _parts(r)
+        note = f'{text}\n{_IMAGE_NOTE}' if text and images else _IMAGE_NOTE if images else text
+        messages.append({'role': 'tool', 'tool_call_id': r.id, 'content': note})
+        if images: pictures += [{'type': 'text', 'text': f'The image returned by {r.name} (call {r.id}):'}] + [
+            {'type': 'image_url', 'image_url': {'url': _data_url(mime, data)}} for mime, data in images]
+    return messages + ([{'role': 'user', 'content': pictures}] if pictures else [])
 
 def _responses_results(results):
-    return [{'type': 'function_call_output', 'call_id': r.id, 'output': _text(r)} for r in results]
+    items = []
+    for r in results:
+        text, images = _parts(r)
+        output = text if not images else ([{'type': 'input_text', 'text': text}] if text else []) + [
+            {'type': 'input_image', 'image_url': _data_url(mime, data)} for mime, data in images]
+        items.append({'type': 'function_call_output', 'call_id': r.id, 'output': output})
+    return items
 
 def _anthropic_content(result:CallResult):
-    "Text, plus image blocks when the value carries images (the `python` tool's plots)."
-    images = [image for image in getattr(result.value, 'images', None) or ()
-              if isinstance(getattr(image, 'data', None), str) and str(getattr(image, 'mime', '')).startswith('image/')]
-    if not images: return _text(result)
-    return [{'type': 'text', 'text': _text(result)}] + [
-        {'type': 'image', 'source': {'type': 'base64', 'media_type': image.mime, 'data': image.data}} for image in images]
+    "Text, plus image blocks when the result holds pictures."
+    text, images = _parts(result)
+    if not images: return text
+    return ([{'type': 'text', 'text': text}] if text else []) + [
+        {'type': 'image', 'source': {'type': 'base64', 'media_type': mime, 'data': data}} for mime, data in images]
 
 def _anthropic_results(results):
     blocks = [{'type': 'tool_result', 'tool_use_id': r.id, 'content': _anthropic_content(r)} | ({} if r.ok else {'is_error': True})
               for r in results]
     return [{'role': 'user', 'content': blocks}] if blocks else []
 
+def _gemini_response(result:CallResult) -> dict:
+    "A Gemini functionResponse; pictures go in its `parts` (multimodal function responses), the response says they are there."
+    if not result.ok: response, images = {'error': result.error}, []
+    else:
+        text, images = result_content(result.value)
+        response = {'result': _IMAGE_NOTE.replace('next message', 'parts of this response') if text is None
+                    else _wire_value(result.value) if not images else text}
+    return {'name': result.name, 'response': response} | ({'id': result.id} if result.id else {}) | (
+        {'parts': [{'inlineData': {'mimeType': mime, 'data': data}} for mime, data in images]} if images else {})
+
 def _gemini_results(results):
-    parts = []
-    for r in results:
-        response = {'result': _wire_value(r.value)} if r.ok else {'error': r.error}
-        parts.append({'functionResponse': {'name': r.name, 'response': response} | ({'id': r.id} if r.id else {})})
+    parts = [{'functionResponse': _gemini_response(r)} for r in results]
     return [{'role': 'user', 'parts': parts}] if parts else []
 
 def _text_results(results):
-    return [{'role': 'tool', 'name': r.name, 'content': _text(r)} for r in results]
+    return [{'role': 'tool', 'name': r.name, 'content': _text(r) if not _parts(r)[1] else
+             f'{_parts(r)[0] or ""}\n[{len(_parts(r)[1])} image(s), which this model cannot be shown]'.lstrip()} for r in results]
 
 _WRITERS = {'openai': _openai_results, 'openai-responses': _responses_results, 'anthropic': _anthropic_results,
             'gemini': _gemini_results, 'text': _text_results}
@@ -164,7 +293,16 @@ def result_messages(
     if provider not in _WRITERS: raise ValueError(f'unknown provider {provider!r}: use one of {", ".join(PROVIDERS)}')
     return _WRITERS[provider](results)
 
-# %% ../nbs/05_loop.ipynb 23
+# %% ../nbs/05_loop.ipynb 30
+@dataclass(frozen=True)
+class Step:
+    "One thing that happened, for `on_step`: a model reply, a tool call the model asked for, or a call's result."
+    kind: str # 'reply', 'call' or 'result'
+    data: Any # The reply (plain JSON), the `PendingCall`, or the `CallResult`
+    number: int = 1 # Which model call of the prompt it belongs to, from 1
+
+async def _maybe_await(value): return await value if inspect.isawaitable(value) else value
+
 def _tool_schemas(ns:dict) -> list:
     "Neutral schemas for what the parser should accept; a tool without one is still allowed by name."
     from toolcall_lib.schema import get_schema
@@ -184,23 +322,53 @@ def _text_batch(text:str, ns:dict) -> tuple:
                                             'Send the whole call again.') for call in parsed.calls if not call.complete]
     return calls, refused
 
+async def _decide(call:PendingCall, approve) -> CallResult|None:
+    "None when `approve` lets the call run, else the refusal the model reads."
+    verdict = True if approve is None else await _maybe_await(approve(call))
+    if verdict is True or verdict and not isinstance(verdict, str): return None
+    reason = verdict if isinstance(verdict, str) and verdict else f'The user did not allow this call to {call.name!r}, so it was not run.'
+    return CallResult(call.name, error=reason, id=call.call_id)
+
+def _decoded(call:PendingCall) -> PendingCall:
+    "`call` with JSON-text arguments (OpenAI's) as a dict, so hooks can read them; text that is not a JSON object stays for dispatch to report."
+    if not isinstance(call.arguments, str): return call
+    try: arguments = json.loads(call.arguments)
+    except (ValueError, RecursionError): return call
+    return dataclasses.replace(call, arguments=arguments) if isinstance(arguments, dict) else call
+
+async def _run_calls(calls:list, ns:dict, max_concurrency:int, timeout, approve, on_step, number:int) -> list:
+    "Results for `calls` in their order: the approved ones run concurrently, the refused ones answered with the refusal."
+    calls, decided = [_decoded(call) for call in calls], []
+    for call in calls:
+        if on_step is not None: await _maybe_await(on_step(Step('call', call, number)))
+        decided.append(await _decide(call, approve))
+    approved = [call for call, refusal in zip(calls, decided) if refusal is None]
+    ran = iter(await call_funcs_async([(c.call_id, c.name, c.arguments) for c in approved], ns,
+                                      max_concurrency=max_concurrency, timeout=timeout))
+    return [next(ran) if refusal is None else refusal for refusal in decided]
+
 async def run_tools_async(
     reply, # What the model sent: a provider's response body or message, or raw text
     ns, # The tools: a dict of name -> callable, or anything `mk_ns` accepts (functions, toolsets)
-    provider:str|None=None, # The reply's wire format (default: detected)
+    provider:str|None=None, # The reply's wire format (default: detected; if given, a reply in another format is an error)
     max_concurrency:int=8, # How many tool calls may run at once
     timeout:float|None=None, # Seconds each tool call may take (None: no limit)
+    approve:Callable|None=None, # Called with each `PendingCall` before it runs: True runs it, False or a reason (str) refuses it
+    on_step:Callable|None=None, # Called with a `Step` for each call and each result
+    step_number:int=1, # The `Step.number` to report
 ) -> list[dict]: # Messages to append to the conversation; empty when the reply made no calls
     "Run the tool calls in `reply` concurrently and return the tool-result messages, in the reply's own format."
     reply, ns = _as_plain(reply), mk_ns(ns)
-    provider = provider or detect_provider(reply)
+    if provider is None: provider = detect_provider(reply)
+    else: _check_format(reply, provider)
     if provider == 'text': calls, refused = _text_batch(reply, ns)
     else: calls, refused = extract_calls(reply, provider), []
-    results = await call_funcs_async([(c.call_id, c.name, c.arguments) for c in calls], ns,
-                                     max_concurrency=max_concurrency, timeout=timeout)
-    return result_messages(results + refused, provider)
+    results = await _run_calls(calls, ns, max_concurrency, timeout, approve, on_step, step_number) + refused
+    if on_step is not None:
+        for result in results: await _maybe_await(on_step(Step('result', result, step_number)))
+    return result_messages(results, provider)
 
-# %% ../nbs/05_loop.ipynb 25
+# %% ../nbs/05_loop.ipynb 32
 def _run_sync(coroutine):
     "Run `coroutine` to completion whether or not this thread already runs an event loop."
     try: asyncio.get_running_loop()
@@ -210,14 +378,221 @@ def _run_sync(coroutine):
 def run_tools(
     reply, # What the model sent: a provider's response body or message, or raw text
     ns, # The tools: a dict of name -> callable, or anything `mk_ns` accepts (functions, toolsets)
-    provider:str|None=None, # The reply's wire format (default: detected)
+    provider:str|None=None, # The reply's wire format (default: detected; if given, a reply in another format is an error)
     max_concurrency:int=8, # How many tool calls may run at once
     timeout:float|None=None, # Seconds each tool call may take (None: no limit)
+    approve:Callable|None=None, # Called with each `PendingCall` before it runs: True runs it, False or a reason (str) refuses it
+    on_step:Callable|None=None, # Called with a `Step` for each call and each result
 ) -> list[dict]: # Messages to append to the conversation; empty when the reply made no calls
     "Run the tool calls in `reply` and return the tool-result messages, in the reply's own format."
-    return _run_sync(run_tools_async(reply, ns, provider, max_concurrency, timeout))
+    return _run_sync(run_tools_async(reply, ns, provider, max_concurrency, timeout, approve, on_step))
 
-# %% ../nbs/05_loop.ipynb 35
+# %% ../nbs/05_loop.ipynb 44
+class _ChatChunks:
+    "OpenAI Chat Completions chunks -> a `chat.completion`."
+    def __init__(self): self.head, self.choices = {'object': 'chat.completion'}, {}
+
+    def add(self, chunk:dict):
+        for key in ('id', 'created', 'model', 'system_fingerprint', 'service_tier', 'usage'):
+            if chunk.get(key) is not None: self.head[key] = chunk[key]
+        for choice in chunk.get('choices') or []:
+            state = self.choices.setdefault(choice.get('index', 0), {'content': [], 'refusal': [], 'calls': {}, 'finish_reason': None})
+            delta = choice.get('delta') or {}
+            if delta.get('content'): state['content'].append(delta['content'])
+            if delta.get('refusal'): state['refusal'].append(delta['refusal'])
+            for piece in delta.get('tool_calls') or []: self._add_call(state['calls'], piece)
+            if choice.get('finish_reason'): state['finish_reason'] = choice['finish_reason']
+
+    @staticmethod
+    def _add_call(calls:dict, piece:dict):
+        "A call's first piece names it; later pieces (same `index`) add argument text."
+        call = calls.setdefault(piece.get('index', len(calls)), {'id': None, 'type': 'function', 'function': {'name': '', 'arguments': ''}})
+        if piece.get('id'): call['id'] = piece['id']
+        function = piece.get('function') or {}
+        name = function.get('name')
+        if name and name != call['function']['name']: call['function']['name'] += name
+        call['function']['arguments'] += function.get('arguments') or ''
+
+    def reply(self) -> dict:
+        choices = []
+        for index, state in sorted(self.choices.items()):
+            message = {'role': 'assistant', 'content': ''.join(state['content']) or None}
+            if state['refusal']: message['refusal'] = ''.join(state['refusal'])
+            if state['calls']: message['tool_calls'] = [call for _, call in sorted(state['calls'].items())]
+            choices.append({'index': index, 'message': message, 'finish_reason': state['finish_reason']})
+        return self.head | {'choices': choices}
+
+class _ResponsesEvents:
+    "OpenAI Responses stream events -> a `response`."
+    def __init__(self): self.response, self.final, self.items = {'object': 'response'}, None, {}
+
+    def add(self, event:dict):
+        kind, index = event.get('type', ''), event.get('output_index')
+        if kind in ('response.created', 'response.in_progress'): self.response = event.get('response') or self.response
+        elif kind in ('response.completed', 'response.incomplete', 'response.failed'): self.final = event.get('response')
+        elif kind == 'error': raise ValueError(f"the Responses stream reported an error: {event.get('message') or event}")
+        elif kind in ('response.output_item.added', 'response.output_item.done'): self.items[index] = json.loads(json.dumps(event['item']))
+        elif kind == 'response.function_call_arguments.delta':
+            item = self.items[index]; item['arguments'] = item.get('arguments', '') + event.get('delta', '')
+        elif kind == 'response.function_call_arguments.done': self.items[index]['arguments'] = event['arguments']
+        elif kind == 'response.content_part.added': self._part(event)
+        elif kind == 'response.output_text.delta':
+            part = self._part(event); part['text'] = part.get('text', '') + event.get('delta', '')
+        elif kind == 'response.output_text.done': self._part(event)['text'] = event['text']
+
+    def _part(self, event:dict) -> dict:
+        content = self.items[event['output_index']].setdefault('content', [])
+        while len(content) <= event.get('content_index', 0): content.append(dict(event.get('part') or {'type': 'output_text', 'text': ''}))
+        return content[event.get('content_index', 0)]
+
+    def reply(self) -> dict:
+        if self.final is not None and self.final.get('status') == 'failed':
+            raise ValueError(f"the model's response failed: {(self.final.get('error') or {}).get('message', self.final.get('error'))}")
+        if self.final is not None and self.final.get('output'): return self.final
+        return (self.final or self.response) | {'output': [item for _, item in sorted(self.items.items())]}
+
+class _AnthropicEvents:
+    "Anthropic Messages stream events -> a `message`."
+    def __init__(self): self.message, self.blocks, self.json_pieces = None, {}, {}
+
+    def add(self, event:dict):
+        kind = event.get('type')
+        if kind == 'message_start': self.message = dict(event['message'])
+        elif kind == 'content_block_start':
+            self.blocks[event['index']] = block = dict(event['content_block'])
+            if 'input' in block: self.json_pieces[event['index']] = []
+        elif kind == 'content_block_delta': self._delta(self.blocks[event['index']], event['index'], event['delta'])
+        elif kind == 'content_block_stop': self._finish(event['index'])
+        elif kind == 'message_delta':
+            self._started().update({key: value for key, value in (event.get('delta') or {}).items()})
+            if event.get('usage'): self.message['usage'] = (self.message.get('usage') or {}) | event['usage']
+        elif kind == 'error': raise ValueError(f"the Anthropic stream reported an error: {(event.get('error') or {}).get('message', event)}")
+
+    def _delta(self, block:dict, index:int, delta:dict):
+        kind = delta.get('type')
+        if kind == 'text_delta': block['text'] = block.get('text', '') + delta['text']
+        elif kind == 'input_json_delta': self.json_pieces.setdefault(index, []).append(delta.get('partial_json', ''))
+        elif kind == 'thinking_delta': block['thinking'] = block.get('thinking', '') + delta['thinking']
+        elif kind == 'signature_delta': block['signature'] = delta['signature']
+        elif kind == 'citations_delta': block.setdefault('citations', []).append(delta['citation'])
+
+    def _finish(self, index:int):
+        "A block's input is the JSON its pieces make; text that is not JSON (a cut stream) is kept for dispatch to report to the model."
+        pieces = self.json_pieces.pop(index, None)
+        if pieces is None: return
+        text = ''.join(pieces)
+        try: self.blocks[index]['input'] = json.loads(text) if text.strip() else {}
+        except ValueError: self.blocks[index]['input'] = text
+
+    def _started(self) -> dict:
+        if self.message is None: raise ValueError('the Anthropic stream did not start with message_start')
+        return self.message
+
+    def reply(self) -> dict:
+        for index in list(self.json_pieces): self._finish(index)
+        return self._started() | {'content': [block for _, block in sorted(self.blocks.items())]}
+
+class _GeminiChunks:
+    "Gemini `GenerateContentResponse` chunks -> one response, text parts joined."
+    def __init__(self): self.head, self.candidates = {}, {}
+
+    def add(self, chunk:dict):
+        self.head.update({key: value for key, value in chunk.items() if key != 'candidates'})
+        for candidate in chunk.get('candidates') or []:
+            index = candidate.get('index', 0)
+            state = self.candidates.setdefault(index, {'content': {'role': 'model', 'parts': []}, 'index': index})
+            state.update({key: value for key, value in candidate.items() if key not in ('content', 'index')})
+            content = candidate.get('content') or {}
+            if content.get('role'): state['content']['role'] = content['role']
+            for part in content.get('parts') or []: self._add_part(state['content']['parts'], dict(part))
+
+    @staticmethod
+    def _add_part(parts:list, part:dict):
+        "Text continues the text part before it (thoughts continue thoughts); anything else is a part of its own."
+        last = parts[-1] if parts else None
+        if (last is not None and 'text' in part and 'text' in last and bool(part.get('thought')) == bool(last.get('thought'))
+                and not ('thoughtSignature' in part and 'thoughtSignature' in last)):
+            last['text'] += part.pop('text')
+            for key, value in part.items(): last.setdefault(key, value)
+        else: parts.append(part)
+
+    def reply(self) -> dict:
+        return self.head | {'candidates': [state for _, state in sorted(self.candidates.items())]}
+
+class _TextChunks:
+    "Raw model text: joined; with `on_event`, fed through `ToolCallStreamParser` so it sees calls start and finish as they stream."
+    def __init__(self, on_event=None):
+        from toolcall_lib.parse import ToolCallStreamParser
+        self.pieces, self.on_event = [], on_event
+        self.parser = ToolCallStreamParser() if on_event is not None else None
+
+    def add(self, chunk:str):
+        if not isinstance(chunk, str): raise ValueError(f'a text stream holds str chunks, not {type(chunk).__name__}')
+        self.pieces.append(chunk)
+        if self.parser is not None:
+            for event in self.parser.feed(chunk): self.on_event(event)
+
+    def reply(self) -> str:
+        if self.parser is not None:
+            for event in self.parser.close(): self.on_event(event)
+        return ''.join(self.pieces)
+
+def _stream_format(event) -> str:
+    "Which provider's stream `event` (the first one) belongs to."
+    if isinstance(event, str): return 'text'
+    kind = event.get('type') if isinstance(event, dict) else None
+    if isinstance(kind, str) and (kind.startswith('response.') or kind == 'error' and 'sequence_number' in event): return 'openai-responses'
+    if kind in _ANTHROPIC_EVENTS or kind == 'error': return 'anthropic'
+    if isinstance(event, dict) and (event.get('object') == 'chat.completion.chunk' or
+                                    any('delta' in choice for choice in event.get('choices') or [])): return 'openai'
+    if isinstance(event, dict) and ('candidates' in event or 'usageMetadata' in event): return 'gemini'
+    raise ValueError(f'cannot tell which provider this stream event is from: {str(event)[:120]}')
+
+class _StreamCollector:
+    "Picks the collector from the first event and hands it every event."
+    def __init__(self, provider, on_event):
+        self.provider, self.on_event, self.collector = provider, on_event, None
+
+    def add(self, event):
+        event = event if isinstance(event, str) else _as_plain(event)
+        if self.collector is not None and self.provider != 'text' and not isinstance(event, dict):
+            raise ValueError(f'a {self.provider} stream holds events (dicts or SDK objects), not {type(event).__name__}: {str(event)[:60]}')
+        if self.collector is None:
+            found = _stream_format(event)
+            if self.provider is not None and self.provider != found:
+                raise ValueError(f'expected a stream in {self.provider} format, got one in {found} format')
+            self.provider = found
+            self.collector = _TextChunks(self.on_event) if found == 'text' else _COLLECTORS[found]()
+        if self.provider != 'text' and self.on_event is not None: self.on_event(event)
+        self.collector.add(event)
+
+    def reply(self):
+        if self.collector is None: raise ValueError('the stream ended before its first event')
+        return self.collector.reply()
+
+_COLLECTORS = {'openai': _ChatChunks, 'openai-responses': _ResponsesEvents, 'anthropic': _AnthropicEvents, 'gemini': _GeminiChunks}
+
+def collect_stream(
+    events, # A provider's stream: the SDK's stream object, or any iterable of its events (SDK objects or dicts) or of text chunks
+    provider:str|None=None, # The stream's format (default: detected from its first event); another format is an error
+    on_event:Callable|None=None, # Called with each event as it arrives (a plain dict; for raw text, the parser's events)
+):
+    "The reply the non-streamed API would have returned, assembled from a stream of events."
+    collector = _StreamCollector(provider, on_event)
+    for event in events: collector.add(event)
+    return collector.reply()
+
+async def acollect_stream(
+    events, # An async stream: the async SDK's stream object, or any async iterable of events or text chunks
+    provider:str|None=None, # The stream's format (default: detected from its first event); another format is an error
+    on_event:Callable|None=None, # Called with each event as it arrives (a plain dict; for raw text, the parser's events)
+):
+    "`collect_stream` for an async stream."
+    collector = _StreamCollector(provider, on_event)
+    async for event in events: collector.add(event)
+    return collector.reply()
+
+# %% ../nbs/05_loop.ipynb 54
 _SCHEMA_FORMAT = {'openai': 'openai', 'openai-responses': 'openai-responses', 'anthropic': 'anthropic',
                   'gemini': 'gemini', 'text': 'openai'}
 
@@ -242,17 +617,36 @@ def reply_text(
 ) -> str:
     "The text the model wrote in `reply`, without its tool calls."
     reply = _as_plain(reply)
-    provider = provider or detect_provider(reply)
-    if provider == 'openai': return _openai_message(reply).get('content') or ''
+    if provider is None: provider = detect_provider(reply)
+    else: _check_format(reply, provider)
+    if provider == 'openai':
+        message = _openai_message(reply)
+        return message.get('content') or message.get('refusal') or ''   # a refusal is what the model said
     if provider == 'openai-responses':
-        return ''.join(part.get('text', '') for item in _responses_output(reply) if item.get('type') == 'message'
-                       for part in item.get('content') or [] if part.get('type') == 'output_text')
+        return ''.join(part.get('text', '') if part.get('type') == 'output_text' else part.get('refusal', '')
+                       for item in _responses_output(reply) if item.get('type') == 'message'
+                       for part in item.get('content') or [] if part.get('type') in ('output_text', 'refusal'))
     if provider == 'anthropic': return ''.join(b.get('text', '') for b in reply.get('content') or [] if b.get('type') == 'text')
     if provider == 'gemini': return ''.join(p.get('text', '') for p in _gemini_content(reply).get('parts') or [] if 'text' in p)
     from toolcall_lib.parse import parse_tool_calls
     return parse_tool_calls(reply).text
 
-# %% ../nbs/05_loop.ipynb 38
+# %% ../nbs/05_loop.ipynb 57
+def _is_stream(reply) -> bool:
+    "Is `reply` a stream of events (a generator, an SDK stream) rather than a reply?"
+    if isinstance(reply, (dict, list, str, bytes)) or callable(getattr(reply, 'model_dump', None)): return False
+    return hasattr(reply, '__iter__') or hasattr(reply, '__aiter__')
+
+def _is_async_client(client) -> bool:
+    "Does calling `client` give an awaitable? (An `is_async` attribute says so; otherwise an `async def` does.)"
+    flag = getattr(client, 'is_async', None)
+    if isinstance(flag, bool): return flag
+    return inspect.iscoroutinefunction(client) or inspect.iscoroutinefunction(getattr(client, '__call__', None))
+
+def _request_record(messages:list, tools:list, system) -> dict:
+    return {'messages': json.loads(json.dumps(messages, default=str)), 'tools': json.loads(json.dumps(tools, default=str))} | (
+        {'system': system} if system is not None else {})
+
 class ReplayClient:
     "A fake model client: returns `replies` one by one and records every request."
     def __init__(self,
@@ -266,55 +660,171 @@ class ReplayClient:
                  system:str|None=None, # The system prompt, for providers that take it beside the messages
                 ):
         "The next recorded reply."
-        self.requests.append({'messages': json.loads(json.dumps(messages, default=str)), 'tools': tools} |
-                             ({'system': system} if system is not None else {}))
+        self.requests.append(_request_record(messages, tools, system))
         if not self.replies: raise RuntimeError('ReplayClient has no recorded reply left')
         return self.replies.pop(0)
 
-# %% ../nbs/05_loop.ipynb 39
+# %% ../nbs/05_loop.ipynb 59
+_SDK_CLASSES = {'openai': (('OpenAI',), ('AsyncOpenAI',)),
+                'anthropic': (('Anthropic', 'AnthropicBedrock', 'AnthropicVertex'), ('AsyncAnthropic', 'AsyncAnthropicBedrock', 'AsyncAnthropicVertex')),
+                'google.genai.client': (('Client',), ('AsyncClient',))}
+_SDK_PROVIDER = {'openai': 'openai', 'anthropic': 'anthropic', 'google.genai.client': 'gemini'}
+_DEFAULT_MAX_TOKENS = 4096   # Anthropic requires max_tokens; the caller's value wins
+
+def _classes(module, names) -> tuple: return tuple(getattr(module, name) for name in names if isinstance(getattr(module, name, None), type))
+
+def sdk_provider(
+    client, # Anything; an official SDK client is recognised
+) -> tuple|None: # (provider, is_async) for an SDK client, else None
+    "Which provider an official SDK client talks to, and whether it is the async client."
+    for module_name, (sync_names, async_names) in _SDK_CLASSES.items():
+        module = sys.modules.get(module_name)
+        if module is None: continue
+        if isinstance(client, _classes(module, async_names)): return _SDK_PROVIDER[module_name], True
+        if isinstance(client, _classes(module, sync_names)): return _SDK_PROVIDER[module_name], False
+    return None
+
+class SDKClient:
+    "An official SDK client as a model client: `client(messages, tools, system=None)` calls its create method and returns the reply."
+    def __init__(self,
+                 client, # `openai.OpenAI`/`AsyncOpenAI`, `anthropic.Anthropic`/`AsyncAnthropic`, `google.genai.Client` or its `.aio`
+                 model:str, # The model to call, e.g. 'gpt-4.1-mini'
+                 api:str|None=None, # OpenAI only: 'chat' (Chat Completions, the default) or 'responses'
+                 stream:bool=False, # Use the SDK's streaming API and assemble the reply
+                 **request_options, # More arguments for the create method (Gemini: entries of `config`)
+                ):
+        found = sdk_provider(client)
+        if found is None: raise TypeError(f'{type(client).__name__} is not an OpenAI, Anthropic or google-genai client')
+        family, self.is_async = found
+        if api not in (None, 'chat', 'responses'): raise ValueError(f"api must be 'chat' or 'responses', not {api!r}")
+        if api == 'responses' and family != 'openai': raise ValueError(f"api='responses' is OpenAI's; this is a {family} client")
+        if not model: raise ValueError('pass model=..., the model the SDK should call')
+        self.provider = 'openai-responses' if api == 'responses' else family
+        self.client, self.model, self.stream, self.request_options = client, model, stream, request_options
+
+    def _request(self, messages:list, tools:list, system) -> tuple:
+        "(the SDK method to call, its keyword arguments)."
+        options, with_tools = dict(self.request_options), {'tools': tools} if tools else {}
+        if self.provider == 'gemini':
+            config = _as_plain(options.pop('config', None) or {}) | options
+            if tools: config['tools'] = list(config.get('tools') or []) + [{'functionDeclarations': tools}]   # beside any built-in tools
+            if system is not None: config['systemInstruction'] = system
+            models = self.client.models
+            create = models.generate_content_stream if self.stream else models.generate_content
+            return create, {'model': self.model, 'contents': messages} | ({'config': config} if config else {})
+        if self.provider == 'openai':
+            if system is not None: messages = [{'role': 'system', 'content': system}] + list(messages)
+            create, kwargs = self.client.chat.completions.create, {'model': self.model, 'messages': messages}
+        elif self.provider == 'openai-responses':
+            create, kwargs = self.client.responses.create, {'model': self.model, 'input': messages}
+            if system is not None: kwargs['instructions'] = system
+        else:
+            create = self.client.messages.create
+            kwargs = {'model': self.model, 'max_tokens': options.pop('max_tokens', _DEFAULT_MAX_TOKENS), 'messages': messages}
+            if system is not None: kwargs['system'] = system
+        return create, kwargs | with_tools | ({'stream': True} if self.stream else {}) | options
+
+    def __call__(self,
+                 messages:list, # The conversation so far, in the provider's format
+                 tools:list, # Tool definitions in the provider's format
+                 system:str|None=None, # A system prompt
+                ):
+        "The model's reply (an awaitable for an async SDK client); a stream is assembled into one reply."
+        create, kwargs = self._request(messages, tools, system)
+        if self.is_async: return self._acall(create, kwargs)
+        reply = create(**kwargs)
+        return collect_stream(reply, self.provider) if self.stream else reply
+
+    async def _acall(self, create, kwargs):
+        reply = await create(**kwargs)
+        return await acollect_stream(reply, self.provider) if self.stream else reply
+
+    def __repr__(self): return f'SDKClient({type(self.client).__name__}, model={self.model!r}, provider={self.provider!r}, stream={self.stream})'
+
+# %% ../nbs/05_loop.ipynb 61
 _SYSTEM_IN_MESSAGES = ('openai', 'openai-responses', 'text')
 
 class StepLimitReached(RuntimeError):
     "The model was still calling tools after `max_steps` model calls; `Chat.messages` holds the whole exchange."
 
+def _model_client(client, model, api, stream, request_options:dict):
+    "An SDK client wrapped in `SDKClient`; any other client as it is (SDK settings for it are a mistake worth an error)."
+    if sdk_provider(client) is not None: return SDKClient(client, model, api, stream, **request_options)
+    given = [name for name, value in (('model', model), ('api', api), ('stream', stream)) if value] + list(request_options)
+    if given: raise TypeError(f"{', '.join(given)} only apply to an OpenAI, Anthropic or google-genai client; "
+                              f'{type(client).__name__} is called as client(messages, tools)')
+    return client
+
+def _tool_results(messages:list, provider:str) -> list:
+    "The content of every tool result in a conversation, in order."
+    if provider in ('openai', 'text'): return [m['content'] for m in messages if m.get('role') == 'tool']
+    if provider == 'openai-responses': return [item['output'] for item in messages if item.get('type') == 'function_call_output']
+    if provider == 'anthropic':
+        return [block['content'] for m in messages if m.get('role') == 'user' and isinstance(m.get('content'), list)
+                for block in m['content'] if block.get('type') == 'tool_result']
+    return [part['functionResponse']['response'] for m in messages for part in m.get('parts') or [] if 'functionResponse' in part]
+
 class Chat:
     "A tool-using conversation: sends messages and tools to `client`, runs the tools it calls, until it answers in text."
     def __init__(self,
-                 client:Callable, # Called as `client(messages, tools)` (plus `system=` if given, for Anthropic and Gemini); returns a reply in `provider`'s format, sync or async
+                 client, # An OpenAI, Anthropic or google-genai SDK client, or a callable `client(messages, tools)` (plus `system=` for Anthropic and Gemini) returning a reply or a stream, sync or async
                  tools=(), # Functions, toolsets, or a dict of name -> callable the model may use
-                 provider:str='openai', # The client's wire format: one of `PROVIDERS`
+                 provider:str|None=None, # The wire format: one of `PROVIDERS` (default: the SDK client's, else the client's `provider`, else 'openai')
+                 model:str|None=None, # SDK clients: the model to call
+                 api:str|None=None, # OpenAI clients: 'chat' (default) or 'responses'
+                 stream:bool=False, # SDK clients: stream each reply and assemble it
                  max_steps:int=10, # Most model calls for one prompt
                  max_concurrency:int=8, # How many tool calls of one turn may run at once
                  timeout:float|None=None, # Seconds each tool call may take
-                 system:str|None=None, # System prompt: the first message for OpenAI and text, `client(..., system=)` for Anthropic and Gemini
+                 system:str|None=None, # System prompt: the first message for OpenAI and text, `system=` beside the messages for Anthropic and Gemini
+                 on_step:Callable|None=None, # Called with a `Step` for every reply, call and result (sync or async)
+                 approve:Callable|None=None, # Called with each `PendingCall` before it runs: True runs it, False or a reason (str) refuses it (sync or async)
+                 **request_options, # SDK clients: more arguments for the create method, e.g. temperature=0, max_tokens=1024
                 ):
+        if provider == 'openai-responses' and api is None and sdk_provider(client) is not None: api = 'responses'
+        client = _model_client(client, model, api, stream, request_options)
+        spoken = getattr(client, 'provider', None)
+        spoken = spoken if spoken in PROVIDERS else None
+        if provider is None: provider = spoken or 'openai'
         if provider not in PROVIDERS: raise ValueError(f'unknown provider {provider!r}: use one of {", ".join(PROVIDERS)}')
+        if spoken is not None and spoken != provider:
+            raise ValueError(f'provider={provider!r}, but the client speaks {spoken}: leave provider out, or pass a {provider} client')
         from toolcall_lib.schema import tool_schema
         self.client, self.provider, self.max_steps = client, provider, max_steps
         self.max_concurrency, self.timeout, self.system = max_concurrency, timeout, system
+        self.on_step, self.approve = on_step, approve
         self.ns = mk_ns(tools)
         self.tools = [tool_schema(func, _SCHEMA_FORMAT[provider], name=name) for name, func in self.ns.items()]
         self.messages, self.last_reply = [], None
         if system is not None and provider in _SYSTEM_IN_MESSAGES: self.messages.append({'role': 'system', 'content': system})
 
-    def _ask(self):
-        "Call the client; Anthropic and Gemini take the system prompt beside the messages."
-        if self.system is not None and self.provider not in _SYSTEM_IN_MESSAGES:
-            return self.client(self.messages, self.tools, system=self.system)
-        return self.client(self.messages, self.tools)
+    def _ask_sync(self, kwargs:dict):
+        "Call a sync client, and read its stream to the end, on a worker thread."
+        reply = self.client(self.messages, self.tools, **kwargs)
+        return collect_stream(reply, self.provider) if _is_stream(reply) and not hasattr(reply, '__aiter__') else reply
+
+    async def _ask(self):
+        "The model's next reply as plain JSON; Anthropic and Gemini take the system prompt beside the messages."
+        kwargs = {'system': self.system} if self.system is not None and self.provider not in _SYSTEM_IN_MESSAGES else {}
+        if _is_async_client(self.client): reply = self.client(self.messages, self.tools, **kwargs)
+        else: reply = await asyncio.to_thread(self._ask_sync, kwargs)   # a sync SDK call must not block the loop
+        if inspect.isawaitable(reply): reply = await reply
+        if hasattr(reply, '__aiter__'): reply = await acollect_stream(reply, self.provider)
+        elif _is_stream(reply): reply = await asyncio.to_thread(collect_stream, reply, self.provider)
+        return _as_plain(reply)
 
     async def acall(self,
                     prompt:str|None=None, # The user's message (None: carry on from where the conversation stands)
                    ) -> str: # The model's final text answer
         "Send `prompt`, run tools until the model answers in text, and return that text."
         if prompt is not None: self.messages.append(_user_message(prompt, self.provider))
-        client_is_async = inspect.iscoroutinefunction(self.client) or inspect.iscoroutinefunction(getattr(self.client, '__call__', None))
-        for _ in range(self.max_steps):
-            reply = self._ask() if client_is_async else await asyncio.to_thread(self._ask)  # a sync SDK call must not block the loop
-            if inspect.isawaitable(reply): reply = await reply
-            self.last_reply = reply = _as_plain(reply)
+        for number in range(1, self.max_steps + 1):
+            self.last_reply = reply = await self._ask()
+            _check_format(reply, self.provider)
+            if self.on_step is not None: await _maybe_await(self.on_step(Step('reply', reply, number)))
             self.messages.extend(_model_turn(reply, self.provider))
-            results = await run_tools_async(reply, self.ns, self.provider, self.max_concurrency, self.timeout)
+            results = await run_tools_async(reply, self.ns, self.provider, self.max_concurrency, self.timeout,
+                                            self.approve, self.on_step, number)
             if not results: return reply_text(reply, self.provider)
             self.messages.extend(results)
         raise StepLimitReached(f'the model was still calling tools after {self.max_steps} model calls; '
@@ -325,3 +835,72 @@ class Chat:
                 ) -> str: # The model's final text answer
         "Send `prompt`, run tools until the model answers in text, and return that text."
         return _run_sync(self.acall(prompt))
+
+    @property
+    def tool_results(self) -> list:
+        "The content of every tool result sent so far, in order (text, or the provider's content blocks)."
+        return _tool_results(self.messages, self.provider)
+
+# %% ../nbs/05_loop.ipynb 79
+class RecordingClient:
+    "A model client that passes every call on to `client` and keeps the requests and replies as JSON, to save as a recording."
+    def __init__(self,
+                 client, # An SDK client (with `model=` and options) or any model client callable
+                 model:str|None=None, # SDK clients: the model to call
+                 api:str|None=None, # OpenAI clients: 'chat' (default) or 'responses'
+                 stream:bool=False, # SDK clients: stream each reply (it is recorded assembled)
+                 **request_options, # SDK clients: more arguments for the create method
+                ):
+        self.client = _model_client(client, model, api, stream, request_options)
+        self.provider, self.is_async = getattr(self.client, 'provider', None), _is_async_client(self.client)
+        self.requests, self.replies = [], []
+
+    def __call__(self,
+                 messages:list, # The conversation so far
+                 tools:list, # The tool definitions sent with it
+                 system:str|None=None, # The system prompt, for providers that take it beside the messages
+                ):
+        "The live client's reply, recorded (an awaitable for an async client)."
+        self.requests.append(_request_record(messages, tools, system))
+        reply = self.client(messages, tools, **({'system': system} if system is not None else {}))
+        return self._keep_later(reply) if inspect.isawaitable(reply) or hasattr(reply, '__aiter__') else self._keep(reply)
+
+    async def _keep_later(self, reply):
+        if inspect.isawaitable(reply): reply = await reply
+        return self._keep(await acollect_stream(reply) if hasattr(reply, '__aiter__') else reply)
+
+    def _keep(self, reply):
+        if _is_stream(reply): reply = collect_stream(reply)
+        plain = json.loads(json.dumps(_as_plain(reply)))
+        self.replies.append(plain)
+        return plain
+
+    def recording(self,
+                  chat:Chat, # The chat this client served
+                  prompt:str, # The prompt the chat was asked
+                 ) -> dict: # JSON-ready: provider, prompt, tools, replies, tool_results, answer
+        "The exchange as a recording for `check_recording`."
+        return {'provider': chat.provider, 'prompt': prompt, 'tools': self.requests[0]['tools'] if self.requests else [],
+                'replies': self.replies, 'tool_results': json.loads(json.dumps(chat.tool_results)),
+                'answer': reply_text(chat.last_reply, chat.provider) if chat.last_reply is not None else None}
+
+class RecordingMismatch(AssertionError):
+    "The program, replayed against a recording, no longer does what it did when the recording was made."
+
+def check_recording(
+    recording, # A recording (dict) or the path of its JSON file, as `RecordingClient.recording` made it
+    program:Callable, # Runs the program under test: `program(client, prompt)` returns the finished `Chat`
+) -> Chat: # The replayed chat
+    "Replay a recording against `program`; raise `RecordingMismatch` if the model would have seen other tools or results, or the answer changed."
+    if isinstance(recording, (str, PurePath)): recording = json.loads(Path(recording).read_text())
+    client = ReplayClient(recording['replies'])
+    chat = program(client, recording['prompt'])
+    if client.requests and client.requests[0]['tools'] != recording['tools']:
+        raise RecordingMismatch('the tool definitions changed: re-record the conversation')
+    results = json.loads(json.dumps(chat.tool_results))
+    if results != recording['tool_results']:
+        raise RecordingMismatch(f"the tools answered differently: {results!r} instead of {recording['tool_results']!r}")
+    if client.replies: raise RecordingMismatch(f'the program stopped after {len(client.requests)} model calls; the recording has {len(recording["replies"])}')
+    answer = reply_text(chat.last_reply, chat.provider)
+    if answer != recording['answer']: raise RecordingMismatch(f"the answer changed: {answer!r} instead of {recording['answer']!r}")
+    return chat
