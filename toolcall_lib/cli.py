@@ -194,6 +194,9 @@ def build_parser() -> argparse.ArgumentParser:
                      help='the reply format (default: detected)')
     run.add_argument('--timeout', type=float, help='seconds each tool call may take')
     run.set_defaults(handler=_cmd_run)
+
+    from toolcall_lib.mcp import add_mcp_commands  # `toolcall mcp serve` and `toolcall mcp python` live in the mcp module
+    add_mcp_commands(commands)
     return parser
 
 # %% ../nbs/06_cli.ipynb 28
