@@ -267,7 +267,16 @@ def _block_text(block) -> str|None:
     if kind == 'resource_link': return f'[resource: {block.uri}]'
     return f'[{kind} content]'
 
-def _result_value(name:str, result):
+def _wraps_result(name:str, structured, texts:list, output_schema) -> bool:
+    "Is `structured` a non-object value wrapped as `{\"result\": value}`, as `structuredContent` must be an object?"
+    if not isinstance(structured, dict) or list(structured) != ['result']: return False
+    if isinstance(output_schema, Mapping):  # the SDK's MCPServer declares the wrapper as '<tool>Output' with one 'result' property
+        return output_schema.get('title') == f'{name}Output' and list(output_schema.get('properties') or {}) == ['result']
+    if len(texts) != 1: return False
+    try: return json.loads(texts[0]) == structured['result']  # ours: the text is the bare value's JSON
+    except ValueError: return False
+
+def _result_value(name:str, result, output_schema=None):
     "The value of an MCP `CallToolResult`: its data, its text, or `MCPContent` with images; an `MCPToolError` when it failed."
     texts = [text for block in result.content if (text := _block_text(block)) is not None]
     images = tuple(Image(block.mime_type, block.data) for block in result.content if getattr(block, 'type', None) == 'image')
@@ -276,11 +285,7 @@ def _result_value(name:str, result):
     if images: return MCPContent(text, images)
     structured = result.structured_content
     if structured is None: return text
-    if len(texts) == 1:  # the data's own JSON text, as our servers and the SDK's write it: unwrap {"result": ...}
-        try: parsed = json.loads(texts[0])
-        except ValueError: parsed = _MISSING
-        if isinstance(structured, dict) and list(structured) == ['result'] and parsed == structured['result']: return parsed
-    return structured
+    return structured['result'] if _wraps_result(name, structured, texts, output_schema) else structured
 
 # %% ../nbs/07_mcp.ipynb 48
 class MCPTools(Mapping):
@@ -292,11 +297,12 @@ class MCPTools(Mapping):
                 ):
         self.client, self.definitions, self.read_timeout = client, list(definitions), read_timeout
         self.tools = {definition['name']: mk_tool(self._call, definition) for definition in self.definitions}
+        self.output_schemas = {definition['name']: definition.get('outputSchema') for definition in self.definitions}
 
     async def _call(self, name:str, /, **arguments):
         try: result = await self.client.call_tool(name, arguments, read_timeout_seconds=self.read_timeout)
         except _sdk().MCPError as error: raise MCPToolError(f'The MCP server refused the call to {name!r}: {error}', tool=name) from None
-        return _result_value(name, result)
+        return _result_value(name, result, self.output_schemas.get(name))
 
     def __getitem__(self, name): return self.tools[name]
     def __iter__(self): return iter(self.tools)
