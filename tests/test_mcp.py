@@ -200,6 +200,27 @@ def test_python_over_http_never_shares_a_sandbox_between_clients():
         run(handles(url))
 
 
+def test_python_server_without_handles_refuses_http_calls_it_cannot_place(tmp_path):
+    "Run past `serve`'s own check: the tool itself refuses rather than share the process's sandbox between HTTP clients."
+    port = free_port()
+    script = tmp_path/'no_handles.py'
+    script.write_text(f'from toolcall_lib.mcp import python_server\n'
+                      f'python_server().run("streamable-http", host="127.0.0.1", port={port}, streamable_http_path="/mcp")\n')
+    process = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    async def check():
+        async with Client(f'http://127.0.0.1:{port}/mcp') as first:
+            refused = await first.call_tool('python', {'code': 'secret = 1'})
+            assert refused.is_error and 'session handles' in texts(refused)
+    try:
+        deadline = time.monotonic() + 60
+        while socket.socket().connect_ex(('127.0.0.1', port)) != 0:
+            assert time.monotonic() < deadline and process.poll() is None, 'server did not start'
+            time.sleep(0.1)
+        run(check())
+    finally:
+        process.terminate(); process.wait(timeout=10)
+
+
 # --- mcp_tools ------------------------------------------------------------------------------------------
 
 SDK_ONLY_SERVER = '''

@@ -145,6 +145,8 @@ def serve(
     "Serve `tools` to MCP clients over stdio or streamable HTTP, until the client or the process ends."
     if transport not in TRANSPORTS: raise ValueError(f'unknown transport {transport!r}: use one of {", ".join(TRANSPORTS)}')
     server = tools if isinstance(tools, _sdk().MCPServer) else mcp_server(tools, name=name)
+    if transport == 'http' and getattr(server, 'sandbox_pool', None) is not None and not server.session_handles:
+        raise ValueError('a python_server over HTTP needs session_handles=True: clients of the 2026-07-28 protocol have no sessions')
     if transport == 'stdio': server.run('stdio')
     else: server.run('streamable-http', host=host, port=port, streamable_http_path='/mcp')
 
@@ -184,6 +186,7 @@ class SandboxPool:
 class UnknownSessionError(ToolCallError, LookupError):
     "A `session` handle that names no live sandbox."
 
+_STATELESS_VERSION = '2026-07-28'  # the first protocol version without sessions; versions are dates, so they compare as strings
 _HANDLE_NOTE = 'session {handle}: pass session="{handle}" to keep using these variables'
 
 def _session_key(pool:SandboxPool, handle:str|None, session_handles:bool) -> tuple:
@@ -194,10 +197,14 @@ def _session_key(pool:SandboxPool, handle:str|None, session_handles:bool) -> tup
                                       'Call again without a session to start a new one.')
         return f'handle:{handle}', handle
     request = current_request()
-    session_id = (request.headers or {}).get('mcp-session-id') if request is not None and request.headers else None
-    if session_id: return f'http:{session_id}', None
-    if not session_handles: return 'process', None
-    handle = secrets.token_urlsafe(9)
+    headers = request.headers if request is not None else None
+    if headers is None: return 'process', None  # stdio: the process serves one client
+    if (request.protocol_version or '') < _STATELESS_VERSION and headers.get('mcp-session-id'):
+        return f'http:{headers["mcp-session-id"]}', None  # the SDK answers 404 to a session id it did not issue
+    if not session_handles:
+        raise ToolCallError('This interpreter keeps one sandbox per client but cannot tell this HTTP client from others: '
+                            'the server must be started with session handles (python_server(session_handles=True)).')
+    handle = secrets.token_urlsafe(16)
     return f'handle:{handle}', handle
 
 # %% ../nbs/07_mcp.ipynb 38
@@ -234,7 +241,7 @@ def python_server(
     python.__signature__ = _with_session(python_reference, session_handles, session_doc)
     reset.__signature__ = _with_session(lambda: None, session_handles, session_doc)
     server = mcp_server({'python': python, 'reset': reset}, name=name, timeout=None)
-    server.sandbox_pool = pool
+    server.sandbox_pool, server.session_handles = pool, session_handles
     return server
 
 # %% ../nbs/07_mcp.ipynb 40
@@ -247,7 +254,7 @@ def _with_session(reference, session_handles:bool, description:str):
     session = inspect.Parameter('session', inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None, annotation=Annotated[str|None, description])
     return signature.replace(parameters=[*signature.parameters.values(), session])
 
-# %% ../nbs/07_mcp.ipynb 47
+# %% ../nbs/07_mcp.ipynb 49
 class MCPToolError(ToolCallError):
     "An MCP server reported a failed tool call; the message is the server's."
 
@@ -287,7 +294,7 @@ def _result_value(name:str, result, output_schema=None):
     if structured is None: return text
     return structured['result'] if _wraps_result(name, structured, texts, output_schema) else structured
 
-# %% ../nbs/07_mcp.ipynb 48
+# %% ../nbs/07_mcp.ipynb 50
 class MCPTools(Mapping):
     "The tools of a connected MCP server: tool name -> async function, typed by the server's own definitions."
     def __init__(self,
@@ -324,7 +331,7 @@ class MCPTools(Mapping):
         "Call one of the server's tools as a model would, through `call_func_async`."
         return await call_func_async(name, arguments or {}, self)
 
-# %% ../nbs/07_mcp.ipynb 49
+# %% ../nbs/07_mcp.ipynb 51
 def _client_target(server):
     "What `mcp.Client` connects to for `server`: a URL, `StdioServerParameters`, or the server object itself."
     sdk = _sdk()
@@ -352,7 +359,7 @@ async def mcp_tools(
             if not cursor: break
         yield MCPTools(client, definitions, read_timeout)
 
-# %% ../nbs/07_mcp.ipynb 58
+# %% ../nbs/07_mcp.ipynb 60
 def _describable(func) -> bool:
     "Can `tool_schema` describe `func`?"
     try: tool_schema(func, 'mcp'); return True
@@ -372,7 +379,7 @@ def target_tools(
     if isinstance(found, (Toolset, Mapping, list, tuple)) or callable(found): return found
     raise CliError(f'{target} is a {type(found).__name__}, not a function, a list or dict of functions, or a toolset')
 
-# %% ../nbs/07_mcp.ipynb 60
+# %% ../nbs/07_mcp.ipynb 62
 def _host_port(text:str) -> tuple:
     "(host, port) from 'HOST:PORT' ('[::1]:8000' for IPv6)."
     from toolcall_lib.cli import CliError
@@ -408,7 +415,7 @@ def _run_server(server, http:str|None):
     print(f'toolcall mcp: serving {server.name!r} at http://{host}:{port}/mcp', file=sys.stderr, flush=True)
     serve(server, 'http', host=host, port=port)
 
-# %% ../nbs/07_mcp.ipynb 61
+# %% ../nbs/07_mcp.ipynb 63
 def run_mcp_command(args) -> int:
     "Run `toolcall mcp serve` or `toolcall mcp python` (after checking the SDK is installed)."
     from toolcall_lib.cli import CliError
