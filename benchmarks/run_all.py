@@ -46,7 +46,13 @@ def parse_rows(rows):
         yield (f"{r['case']} ({r['chars']:,} chars)", f"{r['parse_ms']:.3f} ms, {r['mb_per_s']:.1f} MB/s",
                f"{r['json_loads_ms']:.3f} ms (json.loads)", round(r['ratio'], 2), f"{r['goal']} {_goal(r['met'])}")
 
-ADAPTERS = {'schema': schema_rows, 'dispatch': dispatch_rows, 'toolset': toolset_rows, 'interp': interp_rows, 'parse': parse_rows}
+def mcp_rows(rows):
+    for r in rows:
+        goal = f"{r['goal']} {_goal(r['goal_met'])}" if r['goal'] else ''
+        yield r['case'], f"{r['ours_ms']:.3f} ms", f"{r['peer_ms']:.3f} ms ({r['peer']})", r['ratio'], goal
+
+ADAPTERS = {'schema': schema_rows, 'dispatch': dispatch_rows, 'toolset': toolset_rows, 'interp': interp_rows, 'parse': parse_rows,
+            'mcp': mcp_rows}
 
 def collect(names) -> list:
     "Run the named benchmarks; return (benchmark, case, ours, peer, ratio, goal) rows."
