@@ -6,6 +6,8 @@ Cases (each a `tools/call` from the SDK's `Client`, timed from send to result, m
 - the same in-process (the SDK's memory transport), which shows the server-side cost without the pipes.
 - the `python` tool over stdio (`python_server`, code `1+1`), beside `Sandbox.run('1+1')` called directly and the
   SDK server's `add` round trip (what MCP itself costs). Goal: < 3 ms.
+- `Sandbox.run('1+1')` beside a bare Jupyter kernel executing `1+1` through jupyter_client (no isolation at all),
+  the engine of the Jupyter-kernel MCP servers.
 Both servers run at once and are timed in alternating blocks, so load on the machine falls on both alike.
 
 Run: python benchmarks/bench_mcp.py [--calls N]"""
@@ -47,6 +49,22 @@ async def alternate(clients:dict, name:str, arguments:dict, expect:str, calls:in
     return {label: statistics.median(times) for label, times in samples.items()}
 
 
+def jupyter_kernel_ms(calls:int) -> float:
+    "Median ms of executing `1+1` in a bare IPython kernel through jupyter_client (what a Jupyter-kernel MCP server runs on)."
+    from jupyter_client.manager import start_new_kernel
+    manager, client = start_new_kernel(kernel_name='python3')
+    try:
+        times = []
+        for index in range(calls + 30):
+            started = time.perf_counter()
+            reply = client.execute_interactive('1+1', timeout=30, output_hook=lambda message: None)
+            if index >= 30: times.append((time.perf_counter() - started) * 1000)
+            assert reply['content']['status'] == 'ok', reply
+        return statistics.median(times)
+    finally:
+        client.stop_channels(); manager.shutdown_kernel(now=True)
+
+
 def stdio(folder:Path, script:str) -> StdioServerParameters:
     path = folder/f'server_{abs(hash(script))}.py'
     path.write_text(script)
@@ -78,10 +96,12 @@ async def measure(calls:int) -> list:
             for _ in range(calls):
                 started = time.perf_counter(); sandbox.run('1+1'); direct.append((time.perf_counter() - started) * 1000)
         sys.path.remove(directory)
+    kernel_ms = jupyter_kernel_ms(calls)
     rows.append({'case': 'add over stdio', 'ours_ms': stdio_ms['ours'], 'peer': "SDK's MCPServer", 'peer_ms': stdio_ms['sdk']})
     rows.append({'case': 'add in-process', 'ours_ms': in_process_ms['ours'], 'peer': "SDK's MCPServer", 'peer_ms': in_process_ms['sdk']})
     rows.append({'case': 'python 1+1 over stdio', 'ours_ms': python_ms, 'peer': 'Sandbox.run direct', 'peer_ms': statistics.median(direct)})
     rows.append({'case': 'python 1+1 over stdio', 'ours_ms': python_ms, 'peer': "SDK's MCPServer add (MCP floor)", 'peer_ms': mcp_floor_ms})
+    rows.append({'case': 'python 1+1, no MCP', 'ours_ms': statistics.median(direct), 'peer': 'bare Jupyter kernel (no isolation)', 'peer_ms': kernel_ms})
     for row in rows:
         row['ratio'] = round(row['ours_ms'] / row['peer_ms'], 2)
         kind, limit = GOALS.get(row['case'], (None, None))
