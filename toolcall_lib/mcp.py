@@ -333,14 +333,22 @@ class MCPTools(Mapping):
 
 # %% ../nbs/07_mcp.ipynb 51
 def _client_target(server):
-    "What `mcp.Client` connects to for `server`: a URL, `StdioServerParameters`, or the server object itself."
+    "What `mcp.Client` connects to for `server`: a URL, a stdio transport, or the server object itself."
     sdk = _sdk()
-    if isinstance(server, (sdk.StdioServerParameters, sdk.MCPServer)): return server
+    if isinstance(server, sdk.MCPServer): return server
     if isinstance(server, str) and server.startswith(('http://', 'https://')): return server
-    words = shlex.split(server) if isinstance(server, str) else list(server) if isinstance(server, (list, tuple)) else None
-    if not words or not all(isinstance(word, str) for word in words):
-        raise TypeError(f'mcp_tools needs StdioServerParameters, a command line, an http(s) URL or an MCPServer, not {server!r}')
-    return sdk.StdioServerParameters(command=words[0], args=words[1:])
+    if not isinstance(server, sdk.StdioServerParameters):
+        words = shlex.split(server) if isinstance(server, str) else list(server) if isinstance(server, (list, tuple)) else None
+        if not words or not all(isinstance(word, str) for word in words):
+            raise TypeError(f'mcp_tools needs StdioServerParameters, a command line, an http(s) URL or an MCPServer, not {server!r}')
+        server = sdk.StdioServerParameters(command=words[0], args=words[1:])
+    from mcp.client.stdio import stdio_client
+    return stdio_client(server, errlog=_server_log())
+
+def _server_log():
+    "Where a stdio server's stderr goes: ours, or the process's own when ours has no file descriptor (a captured notebook cell)."
+    try: sys.stderr.fileno(); return sys.stderr
+    except (AttributeError, ValueError, OSError): return sys.__stderr__
 
 @contextlib.asynccontextmanager
 async def mcp_tools(
