@@ -195,7 +195,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument('--timeout', type=float, help='seconds each tool call may take')
     run.set_defaults(handler=_cmd_run)
 
-    from toolcall_lib.mcp import add_mcp_commands  # `toolcall mcp serve` and `toolcall mcp python` live in the mcp module
+    from toolcall_lib.mcp_cli import add_mcp_commands  # `toolcall mcp serve` and `toolcall mcp python` live in the mcp_cli module
     add_mcp_commands(commands)
     return parser
 

@@ -4,7 +4,7 @@
 
 # %% ../nbs/07_mcp.ipynb 3
 from __future__ import annotations
-import argparse, asyncio, base64, collections, contextlib, contextvars, dataclasses, functools, json, secrets, shlex, sys, threading, types
+import asyncio, base64, collections, contextlib, contextvars, dataclasses, functools, json, secrets, shlex, sys, threading, types
 from collections.abc import Mapping
 from typing import Any
 from pydantic import BaseModel
@@ -15,8 +15,7 @@ from .schema import render_schema, tool_schema
 
 # %% auto 0
 __all__ = ['INSTALL_HINT', 'TRANSPORTS', 'MCPUnavailableError', 'call_result', 'current_request', 'mcp_server', 'serve',
-           'SandboxPool', 'UnknownSessionError', 'python_server', 'MCPToolError', 'MCPContent', 'MCPTools', 'mcp_tools',
-           'target_tools', 'run_mcp_command', 'add_mcp_commands']
+           'SandboxPool', 'UnknownSessionError', 'python_server', 'MCPToolError', 'MCPContent', 'MCPTools', 'mcp_tools']
 
 # %% ../nbs/07_mcp.ipynb 6
 INSTALL_HINT = 'pip install "toolcall_lib[mcp]"'
@@ -366,95 +365,3 @@ async def mcp_tools(
             cursor = page.next_cursor
             if not cursor: break
         yield MCPTools(client, definitions, read_timeout)
-
-# %% ../nbs/07_mcp.ipynb 60
-def _describable(func) -> bool:
-    "Can `tool_schema` describe `func`?"
-    try: tool_schema(func, 'mcp'); return True
-    except Exception: return False
-
-def target_tools(
-    target:str, # A module or `.py` file, or `MODULE_OR_FILE:NAME` naming a function, list, dict, toolset class or instance
-):
-    "The tools one command-line target names, as something `combine_tools` takes."
-    from toolcall_lib.cli import CliError, load_module, load_target, module_tools
-    from toolcall_lib.toolset import Toolset
-    module_part, colon, name = target.rpartition(':')
-    if not (colon and module_part and name):
-        return {tool: func for tool, func in module_tools(load_module(target)).items() if _describable(func)}
-    found = load_target(target)
-    if isinstance(found, type) and issubclass(found, Toolset): return found  # combine_tools makes the default instance
-    if isinstance(found, (Toolset, Mapping, list, tuple)) or callable(found): return found
-    raise CliError(f'{target} is a {type(found).__name__}, not a function, a list or dict of functions, or a toolset')
-
-# %% ../nbs/07_mcp.ipynb 62
-def _host_port(text:str) -> tuple:
-    "(host, port) from 'HOST:PORT' ('[::1]:8000' for IPv6)."
-    from toolcall_lib.cli import CliError
-    host, colon, port = text.rpartition(':')
-    if not colon or not host or not port.isdigit() or not 0 < int(port) < 65536:
-        raise CliError(f'--http needs HOST:PORT, e.g. 127.0.0.1:8000, not {text!r}')
-    return host.strip('[]'), int(port)
-
-def _serve_command(args) -> int:
-    from toolcall_lib.cli import CliError
-    from toolcall_lib.toolset import MemoryToolset, combine_tools
-    sources = [target_tools(target) for target in args.targets]
-    if args.memory: sources.append(MemoryToolset(args.memory))
-    if not sources: raise CliError('name at least one TARGET to serve (or --memory PATH)')
-    try: tools = combine_tools(*sources)
-    except Exception as error: raise CliError(str(error)) from None
-    if not tools: raise CliError(f'no tools found in {", ".join(args.targets)}')
-    server = mcp_server(tools, name=args.name, timeout=args.timeout)
-    _run_server(server, args.http)
-    return 0
-
-def _python_command(args) -> int:
-    server = python_server(name=args.name or 'python', timeout=args.timeout, memory_mb=args.memory_mb, read_paths=args.read,
-                           write_paths=args.write, require_isolation=args.require_isolation,
-                           session_handles=args.http is not None, max_sessions=args.max_sessions)
-    try: _run_server(server, args.http)
-    finally: server.sandbox_pool.close()
-    return 0
-
-def _run_server(server, http:str|None):
-    if http is None: return serve(server)
-    host, port = _host_port(http)
-    print(f'toolcall mcp: serving {server.name!r} at http://{host}:{port}/mcp', file=sys.stderr, flush=True)
-    serve(server, 'http', host=host, port=port)
-
-# %% ../nbs/07_mcp.ipynb 63
-def run_mcp_command(args) -> int:
-    "Run `toolcall mcp serve` or `toolcall mcp python` (after checking the SDK is installed)."
-    from toolcall_lib.cli import CliError
-    try: _sdk()
-    except MCPUnavailableError as error: raise CliError(str(error)) from None
-    try: return _serve_command(args) if args.mcp_command == 'serve' else _python_command(args)
-    except KeyboardInterrupt: return 130
-
-def add_mcp_commands(
-    commands, # The `toolcall` parser's subparsers (what `add_subparsers` returned)
-):
-    "Add `toolcall mcp serve` and `toolcall mcp python` to the `toolcall` command line."
-    mcp = commands.add_parser('mcp', help='serve tools, or a sandboxed python interpreter, to MCP clients',
-                              description='Serve tools, or a sandboxed Python interpreter, to MCP clients (Claude, VS Code, Cursor, ...).')
-    sub = mcp.add_subparsers(dest='mcp_command', metavar='COMMAND', required=True)
-    serve_parser = sub.add_parser('serve', help='serve the tools of modules, functions and toolsets',
-                                  description='Serve tools over MCP: stdio by default, streamable HTTP at http://HOST:PORT/mcp with --http.')
-    serve_parser.add_argument('targets', nargs='*', metavar='TARGET',
-                              help='a module or .py file, or MODULE_OR_FILE:NAME naming a function, list, dict or toolset')
-    serve_parser.add_argument('--memory', metavar='PATH', help='also serve a MemoryToolset kept in this SQLite file')
-    serve_parser.add_argument('--timeout', type=float, help='seconds each tool call may take')
-    python_parser = sub.add_parser('python', help='serve a sandboxed python interpreter (one session per client)',
-                                   description='Serve the sandboxed python tool and a reset tool over MCP, one sandbox per client.')
-    python_parser.add_argument('--read', action='append', default=[], metavar='PATH', help='a host path the code may read (repeatable)')
-    python_parser.add_argument('--write', action='append', default=[], metavar='PATH', help='a host path the code may write (repeatable)')
-    python_parser.add_argument('--memory-mb', type=int, default=1024, help='address-space limit of each sandbox in MiB (default: 1024)')
-    python_parser.add_argument('--timeout', type=float, default=30, help='default seconds a cell may run (default: 30)')
-    python_parser.add_argument('--max-sessions', type=int, default=16, help='most sandboxes alive at once (default: 16)')
-    python_parser.add_argument('--require-isolation', action='store_true', help='refuse to run unless every isolation layer is active')
-    for parser in (serve_parser, python_parser):
-        parser.add_argument('--http', metavar='HOST:PORT', help='serve streamable HTTP at http://HOST:PORT/mcp instead of stdio')
-        parser.add_argument('--name', help='the server name clients show')
-    mcp.set_defaults(handler=run_mcp_command)
-    return mcp
