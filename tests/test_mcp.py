@@ -1,7 +1,7 @@
 """MCP over real transports: the official SDK's client against `toolcall mcp serve` and `toolcall mcp python`
 run as a user runs them, over stdio and over streamable HTTP on 127.0.0.1; `mcp_tools` mounting a server written
 with the SDK alone; and the module on a system without the SDK."""
-import asyncio, base64, contextlib, json, os, re, socket, subprocess, sys, textwrap, time
+import asyncio, base64, contextlib, copy, json, os, re, socket, subprocess, sys, textwrap, time
 from pathlib import Path
 
 import pytest
@@ -158,7 +158,9 @@ def test_python_over_stdio_keeps_state_and_sends_figures():
         async with Client(stdio('python', '--timeout', '60')) as client:
             tools = {tool.name: tool.model_dump(by_alias=True, exclude_none=True, mode='json') for tool in (await client.list_tools()).tools}
             from toolcall_lib.interp import python
-            assert tools['python'] == tool_schema(python, 'mcp') and set(tools) == {'python', 'reset'}
+            expected = copy.deepcopy(tool_schema(python, 'mcp'))
+            expected['inputSchema']['properties']['timeout']['default'] = 60  # --timeout is the default the model reads
+            assert tools['python'] == expected and set(tools) == {'python', 'reset'}
             await client.call_tool('python', {'code': 'x = 41'})
             assert texts(await client.call_tool('python', {'code': 'x + 1'})) == '42'
             figure = await client.call_tool('python', {'code': FIGURE})

@@ -4,13 +4,12 @@
 
 # %% ../nbs/07_mcp.ipynb 3
 from __future__ import annotations
-import asyncio, base64, collections, contextlib, contextvars, dataclasses, functools, json, secrets, shlex, sys, threading, types
+import base64, collections, contextlib, contextvars, dataclasses, functools, json, secrets, shlex, sys, threading, types
 from collections.abc import Mapping
-from typing import Any
 from pydantic import BaseModel
 from pydantic_core import to_jsonable_python
-from .dispatch import ToolCallError, call_func_async, mk_ns, mk_tool
-from .interp import Image, RunResult
+from .dispatch import ToolCallError, call_func_async, mk_tool
+from .interp import Image
 from .schema import render_schema, tool_schema
 
 # %% auto 0
@@ -223,9 +222,9 @@ def python_server(
                        write_paths=tuple(write_paths), require_isolation=require_isolation)
 
     @functools.wraps(python_reference)
-    def python(code:str, timeout:int=30, session:str|None=None):
+    def python(code:str, timeout:float|None=None, session:str|None=None):
         key, handle = _session_key(pool, session, session_handles)
-        result = pool.get(key).run(code, timeout)
+        result = pool.get(key).run(code, timeout)  # None: the sandbox's own default, `timeout` above
         return dataclasses.replace(result, notes=result.notes + (_HANDLE_NOTE.format(handle=handle),)) if handle else result
 
     def reset(session:str|None=None):
@@ -237,23 +236,26 @@ def python_server(
         return 'The session was reset: no variables, imports or files are left.' + (f' [{_HANDLE_NOTE.format(handle=handle)}]' if handle else '')
 
     session_doc = 'The session handle a previous result gave; omit it to start a new session'
-    python.__signature__ = _with_session(python_reference, session_handles, session_doc)
+    python.__signature__ = _with_session(python_reference, session_handles, session_doc, timeout=timeout)
     reset.__signature__ = _with_session(lambda: None, session_handles, session_doc)
     server = mcp_server({'python': python, 'reset': reset}, name=name, timeout=None)
     server.sandbox_pool, server.session_handles = pool, session_handles
     return server
 
 # %% ../nbs/07_mcp.ipynb 40
-def _with_session(reference, session_handles:bool, description:str):
-    "`reference`'s signature, plus an optional `session` string parameter when `session_handles`."
+def _with_session(reference, session_handles:bool, description:str, timeout:float|None=None):
+    "`reference`'s signature with the server's default `timeout`, plus an optional `session` string parameter when `session_handles`."
     import inspect
     from typing import Annotated
     signature = inspect.signature(reference)
+    if timeout is not None and 'timeout' in signature.parameters:
+        default = int(timeout) if float(timeout).is_integer() else timeout
+        signature = signature.replace(parameters=[p.replace(default=default) if p.name == 'timeout' else p for p in signature.parameters.values()])
     if not session_handles: return signature
     session = inspect.Parameter('session', inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None, annotation=Annotated[str|None, description])
     return signature.replace(parameters=[*signature.parameters.values(), session])
 
-# %% ../nbs/07_mcp.ipynb 49
+# %% ../nbs/07_mcp.ipynb 51
 class MCPToolError(ToolCallError):
     "An MCP server reported a failed tool call; the message is the server's."
 
@@ -293,7 +295,7 @@ def _result_value(name:str, result, output_schema=None):
     if structured is None: return text
     return structured['result'] if _wraps_result(name, structured, texts, output_schema) else structured
 
-# %% ../nbs/07_mcp.ipynb 50
+# %% ../nbs/07_mcp.ipynb 52
 class MCPTools(Mapping):
     "The tools of a connected MCP server: tool name -> async function, typed by the server's own definitions."
     def __init__(self,
@@ -330,7 +332,7 @@ class MCPTools(Mapping):
         "Call one of the server's tools as a model would, through `call_func_async`."
         return await call_func_async(name, arguments or {}, self)
 
-# %% ../nbs/07_mcp.ipynb 51
+# %% ../nbs/07_mcp.ipynb 53
 def _client_target(server):
     "What `mcp.Client` connects to for `server`: a URL, a stdio transport, or the server object itself."
     sdk = _sdk()
