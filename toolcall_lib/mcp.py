@@ -159,7 +159,10 @@ class SandboxPool:
         self.max_sessions, self.sandbox_options = max_sessions, sandbox_options
         self.sandboxes, self.lock = collections.OrderedDict(), threading.Lock()
 
-    def get(self, key:str, create:bool=True):
+    def get(self,
+            key:str, # Which client the sandbox belongs to
+            create:bool=True, # Start one when `key` has none?
+           ):
         "The sandbox for `key`, started if `create` (None when it has none and `create` is False)."
         from toolcall_lib.interp import Sandbox
         with self.lock:
