@@ -264,6 +264,26 @@ def test_mcp_tools_over_http_against_toolcall_serve():
     with http_server('serve', TOOLS) as url: run(check(url))
 
 
+CROSS_LOOP = f"""
+import asyncio
+from toolcall_lib.mcp import mcp_tools
+from toolcall_lib.loop import Chat, ReplayClient
+replies = [{{'type': 'message', 'role': 'assistant', 'content': [{{'type': 'tool_use', 'id': 'c1', 'name': 'get_time', 'input': {{}}}}]}},
+           {{'type': 'message', 'role': 'assistant', 'content': [{{'type': 'text', 'text': 'done'}}]}}]
+async def main():
+    async with mcp_tools([{SCRIPT!r}, 'mcp', 'serve', {TOOLS!r}]) as tools:
+        model = ReplayClient(replies)
+        print(Chat(model, tools, provider='anthropic')('What time is it?'))
+        print(model.requests[1]['messages'][-1]['content'][0]['content'])
+asyncio.run(main())
+"""
+
+def test_sync_chat_inside_async_with_reaches_a_stdio_server():
+    "The sync Chat runs tools on a private loop while the caller's loop waits: a connection held on the caller's loop deadlocks."
+    done = subprocess.run([sys.executable, '-c', CROSS_LOOP], capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert done.returncode == 0 and done.stdout.split('\n')[:2] == ['done', '2026-11-22T12:00:00+00:00'], done
+
+
 # --- without the SDK ------------------------------------------------------------------------------------
 
 BLOCK_MCP = '''

@@ -4,7 +4,7 @@
 
 # %% ../nbs/07_mcp.ipynb 3
 from __future__ import annotations
-import base64, collections, contextlib, contextvars, dataclasses, functools, json, secrets, shlex, sys, threading, types
+import asyncio, base64, collections, concurrent.futures, contextlib, contextvars, dataclasses, functools, json, secrets, shlex, sys, threading, types
 from collections.abc import Mapping
 from pydantic import BaseModel
 from pydantic_core import to_jsonable_python
@@ -14,7 +14,8 @@ from .schema import render_schema, tool_schema
 
 # %% auto 0
 __all__ = ['INSTALL_HINT', 'TRANSPORTS', 'MCPUnavailableError', 'call_result', 'current_request', 'mcp_server', 'serve',
-           'SandboxPool', 'UnknownSessionError', 'python_server', 'MCPToolError', 'MCPContent', 'MCPTools', 'mcp_tools']
+           'SandboxPool', 'UnknownSessionError', 'python_server', 'MCPToolError', 'MCPContent', 'MCPTools',
+           'MCPConnectionError', 'mcp_tools']
 
 # %% ../nbs/07_mcp.ipynb 6
 INSTALL_HINT = 'pip install "toolcall_lib[mcp]"'
@@ -305,13 +306,15 @@ class MCPTools(Mapping):
                  client, # A connected `mcp.Client`
                  definitions:list, # The server's tool definitions, as plain MCP JSON (`name`, `description`, `inputSchema`)
                  read_timeout:float|None=None, # Seconds to wait for each call's answer (None: the client's default)
+                 loop=None, # The event loop the client lives on, when calls may come from others (None: the caller's)
                 ):
-        self.client, self.definitions, self.read_timeout = client, list(definitions), read_timeout
+        self.client, self.definitions, self.read_timeout, self.loop = client, list(definitions), read_timeout, loop
         self.tools = {definition['name']: mk_tool(self._call, definition) for definition in self.definitions}
         self.output_schemas = {definition['name']: definition.get('outputSchema') for definition in self.definitions}
 
     async def _call(self, name:str, /, **arguments):
-        try: result = await self.client.call_tool(name, arguments, read_timeout_seconds=self.read_timeout)
+        request = self.client.call_tool(name, arguments, read_timeout_seconds=self.read_timeout)
+        try: result = await (asyncio.wrap_future(asyncio.run_coroutine_threadsafe(request, self.loop)) if self.loop else request)
         except _sdk().MCPError as error: raise MCPToolError(f'The MCP server refused the call to {name!r}: {error}', tool=name) from None
         return _result_value(name, result, self.output_schemas.get(name))
 
@@ -354,6 +357,69 @@ def _server_log():
     try: sys.stderr.fileno(); return sys.stderr
     except (AttributeError, ValueError, OSError): return sys.__stderr__
 
+class MCPConnectionError(ConnectionError):
+    "`mcp_tools` could not connect to the server, or list its tools."
+
+def _root_cause(error:BaseException) -> str:
+    "The first leaf of an exception group (anyio wraps transport errors in them), as 'Type: message'."
+    while getattr(error, 'exceptions', None): error = error.exceptions[0]
+    return f'{type(error).__name__}: {error}'
+
+def _describe_server(server) -> str:
+    "A short name for the server `mcp_tools` was given: its URL, its command line, or its type."
+    if isinstance(server, str): return server
+    if isinstance(server, (list, tuple)): return shlex.join(map(str, server))
+    command = getattr(server, 'command', None)
+    return shlex.join([command, *(getattr(server, 'args', None) or [])]) if isinstance(command, str) else type(server).__name__
+
+class _Connection:
+    "An `mcp.Client` held open on an event loop of its own, in a daemon thread, so its tools can be called from any loop or thread."
+    def __init__(self, target, client_options:dict, description:str):
+        self.target, self.client_options, self.description = target, client_options, description
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, name='toolcall-mcp-client', daemon=True)
+        self.holder = self.closing = None
+
+    async def _hold(self, ready:concurrent.futures.Future):
+        "Enter the client, list its tools, and keep it open until `closing` is set (anyio wants one task to enter and exit it)."
+        self.closing = asyncio.Event()
+        try:
+            async with _sdk().Client(self.target, **self.client_options) as client:
+                definitions, cursor = [], None
+                while True:
+                    page = await client.list_tools(cursor=cursor)
+                    definitions += [tool.model_dump(by_alias=True, exclude_none=True, mode='json') for tool in page.tools]
+                    cursor = page.next_cursor
+                    if not cursor: break
+                ready.set_result((client, definitions))
+                await self.closing.wait()
+        except BaseException as error:
+            if ready.done(): raise
+            ready.set_exception(error)
+
+    async def open(self) -> tuple:
+        "(client, tool definitions), once connected."
+        self.thread.start()
+        ready = concurrent.futures.Future()
+        self.holder = asyncio.run_coroutine_threadsafe(self._hold(ready), self.loop)
+        try: return await asyncio.wrap_future(ready)
+        except Exception as error:
+            await self.close()
+            raise MCPConnectionError(f'could not connect to the MCP server {self.description}: {_root_cause(error)}') from error
+        except BaseException:
+            await self.close()
+            raise
+
+    async def close(self):
+        "Close the client and stop its loop."
+        try:
+            if self.closing is not None: self.loop.call_soon_threadsafe(self.closing.set)
+            if self.holder is not None: await asyncio.wrap_future(self.holder)
+        finally:
+            self.loop.call_soon_threadsafe(self.loop.stop)
+            self.thread.join(timeout=10)
+            if not self.thread.is_alive(): self.loop.close()
+
 @contextlib.asynccontextmanager
 async def mcp_tools(
     server, # `StdioServerParameters`, a command line (str or list), an http(s) URL, or an `MCPServer`
@@ -361,12 +427,7 @@ async def mcp_tools(
     **client_options, # More `mcp.Client` options (`mode='legacy'`, `client_info=`, ...)
 ):
     "Connect to an MCP server and yield its tools as an `MCPTools` namespace, closing the connection after."
-    sdk = _sdk()
-    async with sdk.Client(_client_target(server), **client_options) as client:
-        definitions, cursor = [], None
-        while True:
-            page = await client.list_tools(cursor=cursor)
-            definitions += [tool.model_dump(by_alias=True, exclude_none=True, mode='json') for tool in page.tools]
-            cursor = page.next_cursor
-            if not cursor: break
-        yield MCPTools(client, definitions, read_timeout)
+    connection = _Connection(_client_target(server), client_options, _describe_server(server))
+    client, definitions = await connection.open()
+    try: yield MCPTools(client, definitions, read_timeout, loop=connection.loop)
+    finally: await connection.close()
