@@ -47,10 +47,21 @@ def _image_mime(data:bytes) -> str|None:
         if data.startswith(magic): return mime
     return 'image/webp' if data[:4] == b'RIFF' and data[8:12] == b'WEBP' else None
 
+def _png_of(value) -> bytes|None:
+    "PNG bytes of a PIL image or a matplotlib figure (None for anything else), found by module so neither library is imported here."
+    import io
+    module = type(value).__module__
+    buffer = io.BytesIO()
+    if module.startswith('PIL.') and callable(getattr(value, 'save', None)): value.save(buffer, format='PNG')
+    elif module.startswith('matplotlib.') and callable(getattr(value, 'savefig', None)): value.savefig(buffer, format='png')
+    else: return None
+    return buffer.getvalue()
+
 def _as_image(value) -> Image|None:
-    "`value` as an `Image` when it is one, or image bytes."
+    "`value` as an `Image` when it is one, image bytes, a PIL image or a matplotlib figure."
     if isinstance(value, Image): return value
-    if isinstance(value, (bytes, bytearray, memoryview)) and (mime := _image_mime(bytes(value[:16]))):
+    if not isinstance(value, (bytes, bytearray, memoryview)): value = _png_of(value)
+    if value is not None and (mime := _image_mime(bytes(value[:16]))):
         return Image(mime, base64.b64encode(bytes(value)).decode('ascii'))
     return None
 
@@ -82,7 +93,7 @@ def call_result(
     return mcp_types.CallToolResult(content=[mcp_types.TextContent(text=json.dumps(data, ensure_ascii=False))],
                                     structured_content=data if isinstance(data, dict) else {'result': data}, is_error=is_error)
 
-# %% ../nbs/07_mcp.ipynb 15
+# %% ../nbs/07_mcp.ipynb 17
 _request = contextvars.ContextVar('toolcall_mcp_request', default=None)
 
 def current_request():
@@ -93,7 +104,7 @@ def _failure_text(name:str, error:Exception) -> str:
     "A failed call's message for the model, as `call_funcs_async` writes it."
     return str(error) if isinstance(error, ToolCallError) else f'Error in tool {name!r}: {type(error).__name__}: {error}'
 
-# %% ../nbs/07_mcp.ipynb 16
+# %% ../nbs/07_mcp.ipynb 18
 @functools.lru_cache(maxsize=1)
 def _server_class():
     "`MCPServer` with toolcall_lib tools served beside the SDK's own tool manager (a class made on first use: the SDK is optional)."
@@ -106,7 +117,8 @@ def _server_class():
             self.toolcall_definitions = [sdk.types.Tool.model_validate(tool_schema(func, 'mcp', name=name)) for name, func in tools.items()]
 
         async def list_tools(self):
-            return self.toolcall_definitions + await super().list_tools()
+            added_the_sdk_way = [tool for tool in await super().list_tools() if tool.name not in self.toolcall_tools]  # ours win a clash
+            return self.toolcall_definitions + added_the_sdk_way
 
         async def call_tool(self, name:str, arguments:dict, context=None):
             if name not in self.toolcall_tools and any(tool.name == name for tool in await super().list_tools()):
@@ -118,7 +130,7 @@ def _server_class():
             return call_result(value)
     return ToolcallServer
 
-# %% ../nbs/07_mcp.ipynb 17
+# %% ../nbs/07_mcp.ipynb 19
 def mcp_server(
     tools, # Functions, toolsets (instances or classes), or a dict of name -> callable: what `mk_ns` and `combine_tools` take
     name:str|None=None, # The server's name, shown by clients (default: 'toolcall')
@@ -131,7 +143,7 @@ def mcp_server(
     options.setdefault('log_level', 'WARNING')
     return _server_class()(namespace, timeout=timeout, name=name or 'toolcall', **options)
 
-# %% ../nbs/07_mcp.ipynb 31
+# %% ../nbs/07_mcp.ipynb 33
 TRANSPORTS = ('stdio', 'http')
 
 def serve(
@@ -149,7 +161,7 @@ def serve(
     if transport == 'stdio': server.run('stdio')
     else: server.run('streamable-http', host=host, port=port, streamable_http_path='/mcp')
 
-# %% ../nbs/07_mcp.ipynb 34
+# %% ../nbs/07_mcp.ipynb 36
 class SandboxPool:
     "Sandboxes by client key, started on first use; the least recently used is closed beyond `max_sessions`."
     def __init__(self,
@@ -184,7 +196,7 @@ class SandboxPool:
         with self.lock: sandboxes, self.sandboxes = list(self.sandboxes.values()), collections.OrderedDict()
         for sandbox in sandboxes: sandbox.close()
 
-# %% ../nbs/07_mcp.ipynb 37
+# %% ../nbs/07_mcp.ipynb 39
 class UnknownSessionError(ToolCallError, LookupError):
     "A `session` handle that names no live sandbox."
 
@@ -209,7 +221,7 @@ def _session_key(pool:SandboxPool, handle:str|None, session_handles:bool) -> tup
     handle = secrets.token_urlsafe(16)
     return f'handle:{handle}', handle
 
-# %% ../nbs/07_mcp.ipynb 38
+# %% ../nbs/07_mcp.ipynb 40
 def python_server(
     name:str='python', # The server's name, shown by clients
     timeout:float=30, # Default seconds a cell may run
@@ -246,7 +258,7 @@ def python_server(
     server.sandbox_pool, server.session_handles = pool, session_handles
     return server
 
-# %% ../nbs/07_mcp.ipynb 40
+# %% ../nbs/07_mcp.ipynb 42
 def _with_session(reference, session_handles:bool, description:str, timeout:float|None=None):
     "`reference`'s signature with the server's default `timeout`, plus an optional `session` string parameter when `session_handles`."
     import inspect
@@ -259,7 +271,7 @@ def _with_session(reference, session_handles:bool, description:str, timeout:floa
     session = inspect.Parameter('session', inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None, annotation=Annotated[str|None, description])
     return signature.replace(parameters=[*signature.parameters.values(), session])
 
-# %% ../nbs/07_mcp.ipynb 51
+# %% ../nbs/07_mcp.ipynb 53
 class MCPToolError(ToolCallError):
     "An MCP server reported a failed tool call; the message is the server's."
 
@@ -299,7 +311,7 @@ def _result_value(name:str, result, output_schema=None):
     if structured is None: return text
     return structured['result'] if _wraps_result(name, structured, texts, output_schema) else structured
 
-# %% ../nbs/07_mcp.ipynb 52
+# %% ../nbs/07_mcp.ipynb 54
 class MCPTools(Mapping):
     "The tools of a connected MCP server: tool name -> async function, typed by the server's own definitions."
     def __init__(self,
@@ -338,7 +350,7 @@ class MCPTools(Mapping):
         "Call one of the server's tools as a model would, through `call_func_async`."
         return await call_func_async(name, arguments or {}, self)
 
-# %% ../nbs/07_mcp.ipynb 53
+# %% ../nbs/07_mcp.ipynb 55
 def _client_target(server):
     "What `mcp.Client` connects to for `server`: a URL, a stdio transport, or the server object itself."
     sdk = _sdk()
