@@ -202,6 +202,18 @@ def test_python_over_http_never_shares_a_sandbox_between_clients():
         run(handles(url))
 
 
+def test_http_refuses_other_sites_dns_rebinding():
+    "On 127.0.0.1 the SDK checks Host and Origin, so a web page cannot reach the interpreter through the browser."
+    import urllib.request, urllib.error
+    def status(url, headers):
+        request = urllib.request.Request(url, data=b'{}', headers={'Content-Type': 'application/json',
+                                                                   'Accept': 'application/json, text/event-stream', **headers})
+        try: return urllib.request.urlopen(request, timeout=30).status
+        except urllib.error.HTTPError as error: return error.code
+    with http_server('python') as url:
+        assert status(url, {'Host': 'attacker.example'}) == 421
+        assert status(url, {'Origin': 'http://attacker.example'}) == 403
+
 def test_python_server_without_handles_refuses_http_calls_it_cannot_place(tmp_path):
     "Run past `serve`'s own check: the tool itself refuses rather than share the process's sandbox between HTTP clients."
     port = free_port()
