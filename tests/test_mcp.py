@@ -82,6 +82,11 @@ async def check_weather_server(target):
 def test_serve_over_stdio():
     run(check_weather_server(stdio('serve', TOOLS)))
 
+def test_serve_names_the_server():
+    async def name():
+        async with Client(stdio('serve', TOOLS, '--name', 'weather')) as client: return client.server_info.name
+    assert run(name()) == 'weather'
+
 def test_serve_over_http():
     with http_server('serve', TOOLS) as url: run(check_weather_server(url))
 
