@@ -64,7 +64,7 @@ def _python_command(args) -> int:
     from toolcall_lib.mcp import python_server
     server = python_server(name=args.name or 'python', timeout=args.timeout, memory_mb=args.memory_mb, read_paths=args.read,
                            write_paths=args.write, require_isolation=args.require_isolation,
-                           session_handles=args.http is not None, max_sessions=args.max_sessions)
+                           session_handles=args.http is not None, max_sessions=args.max_sessions, idle_seconds=args.idle_timeout)
     try: _run_server(server, args.http)
     finally: server.sandbox_pool.close()
     return 0
@@ -102,6 +102,7 @@ def add_mcp_commands(
     python_parser.add_argument('--memory-mb', type=int, default=1024, help='address-space limit of each sandbox in MiB (default: 1024)')
     python_parser.add_argument('--timeout', type=float, default=30, help='default seconds a cell may run (default: 30)')
     python_parser.add_argument('--max-sessions', type=int, default=16, help='most sandboxes alive at once (default: 16)')
+    python_parser.add_argument('--idle-timeout', type=float, default=1800, help="seconds before an unused client's sandbox is closed (default: 1800)")
     python_parser.add_argument('--require-isolation', action='store_true', help='refuse to run unless every isolation layer is active')
     for parser in (serve_parser, python_parser):
         parser.add_argument('--http', metavar='HOST:PORT', help='serve streamable HTTP at http://HOST:PORT/mcp instead of stdio')
