@@ -53,8 +53,13 @@ def loop_rows(rows):
         yield (f"collect_stream, {r['case']} (SDK objects)", f"{r['ours_objects_us']:.2f} µs/event",
                f"{r['sdk_us']:.2f} µs/event ({r['sdk']})", r['ratio_objects'], '')
 
+def mcp_rows(rows):
+    for r in rows:
+        goal = f"{r['goal']} {_goal(r['goal_met'])}" if r['goal'] else ''
+        yield r['case'], f"{r['ours_ms']:.3f} ms", f"{r['peer_ms']:.3f} ms ({r['peer']})", r['ratio'], goal
+
 ADAPTERS = {'schema': schema_rows, 'dispatch': dispatch_rows, 'toolset': toolset_rows, 'interp': interp_rows, 'parse': parse_rows,
-            'loop': loop_rows}
+            'loop': loop_rows, 'mcp': mcp_rows}
 
 def collect(names) -> list:
     "Run the named benchmarks; return (benchmark, case, ours, peer, ratio, goal) rows."

@@ -205,6 +205,11 @@ register_subcommand('python', _python_arguments, _cmd_python, help='run code in 
                     description='Run Python code in a sandboxed session: no network, no host files, no secrets.')
 
 # %% ../nbs/06_cli.ipynb 25
+from .mcp_cli import MCP_DESCRIPTION, MCP_HELP, add_mcp_arguments, run_mcp_command
+
+register_subcommand('mcp', add_mcp_arguments, run_mcp_command, help=MCP_HELP, description=MCP_DESCRIPTION)
+
+# %% ../nbs/06_cli.ipynb 27
 def _looks_like_json(text:str) -> bool:
     "Does `text` open like a JSON object or array (and not like `[get_weather(...)]` or `[TOOL_CALLS]`)?"
     stripped = text.lstrip()
@@ -287,7 +292,7 @@ def _run_arguments(parser):
 register_subcommand('run', _run_arguments, _cmd_run, help="run the tool calls in a model's reply",
                     description="Run the tool calls in a model's reply and print the tool-result messages as JSON.")
 
-# %% ../nbs/06_cli.ipynb 27
+# %% ../nbs/06_cli.ipynb 29
 class _OneLineErrors(argparse.ArgumentParser):
     "argparse prints the whole usage before a usage error; one line that points at `--help` is easier to read."
     def error(self, message):
@@ -304,7 +309,7 @@ def build_parser() -> argparse.ArgumentParser:
         subparser.set_defaults(handler=handler)
     return parser
 
-# %% ../nbs/06_cli.ipynb 28
+# %% ../nbs/06_cli.ipynb 30
 _USER_ERRORS = (CliError, ValueError, TypeError, LookupError, ImportError, OSError, SyntaxError)
 
 def _quiet_stdout():

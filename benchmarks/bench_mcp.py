@@ -1,0 +1,130 @@
+"""Benchmark MCP round trips: toolcall_lib's server beside the official SDK's own `MCPServer`, in one run.
+
+Cases (each a `tools/call` from the SDK's `Client`, timed from send to result, median in milliseconds):
+- `add(a, b)` over stdio: `serve([add])` (tool_schema definition, call_func_async dispatch) beside `MCPServer`
+  serving the same function with `@server.tool()`. Goal: within 1.2x of the SDK's server.
+- the same in-process (the SDK's memory transport), which shows the server-side cost without the pipes.
+- the `python` tool over stdio (`python_server`, code `1+1`), beside `Sandbox.run('1+1')` called directly and the
+  SDK server's `add` round trip (what MCP itself costs). Goal: < 3 ms.
+- `Sandbox.run('1+1')` beside a bare Jupyter kernel executing `1+1` through jupyter_client (no isolation at all),
+  the engine of the Jupyter-kernel MCP servers.
+Both servers run at once and are timed in alternating blocks, so load on the machine falls on both alike.
+
+Run: python benchmarks/bench_mcp.py [--calls N]"""
+import argparse, asyncio, statistics, sys, tempfile, textwrap, time
+from pathlib import Path
+
+from mcp import Client, StdioServerParameters
+
+TOOL_MODULE = '''
+def add(a:int, # First number
+        b:int, # Second number
+       ) -> int:
+    "Add two integers."
+    return a + b
+'''
+OURS = 'from tools import add\nfrom toolcall_lib.mcp import serve\nserve([add])\n'
+SDK = 'from tools import add\nfrom mcp.server import MCPServer\nserver = MCPServer("sdk", log_level="WARNING")\nserver.tool()(add)\nserver.run()\n'
+PYTHON = 'from toolcall_lib.mcp import python_server\npython_server().run()\n'
+GOALS = {'add over stdio': ('ratio', 1.2), 'python 1+1 over stdio': ('ms', 3.0)}
+
+
+async def timed_calls(client, name:str, arguments:dict, count:int, expect) -> list:
+    "Milliseconds of `count` sequential calls."
+    times = []
+    for _ in range(count):
+        started = time.perf_counter()
+        result = await client.call_tool(name, arguments)
+        times.append((time.perf_counter() - started) * 1000)
+        assert not result.is_error and result.content[0].text == expect, result
+    return times
+
+
+async def alternate(clients:dict, name:str, arguments:dict, expect:str, calls:int, block:int=50) -> dict:
+    "Median ms per client, timed in alternating blocks of `block` calls after a warm-up."
+    samples = {label: [] for label in clients}
+    for client in clients.values(): await timed_calls(client, name, arguments, 30, expect)
+    for _ in range(max(1, calls // block)):
+        for label, client in clients.items(): samples[label] += await timed_calls(client, name, arguments, block, expect)
+    return {label: statistics.median(times) for label, times in samples.items()}
+
+
+def jupyter_kernel_ms(calls:int) -> float:
+    "Median ms of executing `1+1` in a bare IPython kernel through jupyter_client (what a Jupyter-kernel MCP server runs on)."
+    from jupyter_client.manager import start_new_kernel
+    manager, client = start_new_kernel(kernel_name='python3')
+    try:
+        times = []
+        for index in range(calls + 30):
+            started = time.perf_counter()
+            reply = client.execute_interactive('1+1', timeout=30, output_hook=lambda message: None)
+            if index >= 30: times.append((time.perf_counter() - started) * 1000)
+            assert reply['content']['status'] == 'ok', reply
+        return statistics.median(times)
+    finally:
+        client.stop_channels(); manager.shutdown_kernel(now=True)
+
+
+def stdio(folder:Path, script:str) -> StdioServerParameters:
+    path = folder/f'server_{abs(hash(script))}.py'
+    path.write_text(script)
+    return StdioServerParameters(command=sys.executable, args=[str(path)], cwd=str(folder))
+
+
+async def measure(calls:int) -> list:
+    from toolcall_lib.interp import Sandbox
+    from toolcall_lib.mcp import mcp_server, python_server
+    from mcp.server import MCPServer
+    rows = []
+    with tempfile.TemporaryDirectory() as directory:
+        folder = Path(directory)
+        (folder/'tools.py').write_text(TOOL_MODULE)
+        sys.path.insert(0, directory)
+        from tools import add
+        async with Client(stdio(folder, OURS)) as ours, Client(stdio(folder, SDK)) as sdk:
+            stdio_ms = await alternate({'ours': ours, 'sdk': sdk}, 'add', {'a': 2, 'b': 3}, '5', calls)
+        sdk_server = MCPServer('sdk', log_level='WARNING')
+        sdk_server.tool()(add)
+        async with Client(mcp_server([add])) as ours, Client(sdk_server) as sdk:
+            in_process_ms = await alternate({'ours': ours, 'sdk': sdk}, 'add', {'a': 2, 'b': 3}, '5', calls)
+        async with Client(stdio(folder, PYTHON)) as interpreter, Client(stdio(folder, SDK)) as sdk:
+            python_ms = (await alternate({'python': interpreter}, 'python', {'code': '1+1'}, '2', calls))['python']
+            mcp_floor_ms = (await alternate({'sdk': sdk}, 'add', {'a': 2, 'b': 3}, '5', calls))['sdk']
+        with Sandbox() as sandbox:
+            sandbox.run('1+1')
+            direct = []
+            for _ in range(calls):
+                started = time.perf_counter(); sandbox.run('1+1'); direct.append((time.perf_counter() - started) * 1000)
+        sys.path.remove(directory)
+    kernel_ms = jupyter_kernel_ms(calls)
+    rows.append({'case': 'add over stdio', 'ours_ms': stdio_ms['ours'], 'peer': "SDK's MCPServer", 'peer_ms': stdio_ms['sdk']})
+    rows.append({'case': 'add in-process', 'ours_ms': in_process_ms['ours'], 'peer': "SDK's MCPServer", 'peer_ms': in_process_ms['sdk']})
+    rows.append({'case': 'python 1+1 over stdio', 'ours_ms': python_ms, 'peer': 'Sandbox.run direct', 'peer_ms': statistics.median(direct)})
+    rows.append({'case': 'python 1+1 over stdio', 'ours_ms': python_ms, 'peer': "SDK's MCPServer add (MCP floor)", 'peer_ms': mcp_floor_ms})
+    rows.append({'case': 'python 1+1, no MCP', 'ours_ms': statistics.median(direct), 'peer': 'bare Jupyter kernel (no isolation)', 'peer_ms': kernel_ms})
+    for row in rows:
+        row['ratio'] = round(row['ours_ms'] / row['peer_ms'], 2)
+        kind, limit = GOALS.get(row['case'], (None, None))
+        row['goal'] = None if kind is None else (f'<= {limit}x' if kind == 'ratio' else f'< {limit} ms')
+        row['goal_met'] = None if kind is None else (row['ratio'] <= limit if kind == 'ratio' else row['ours_ms'] < limit)
+    return rows
+
+
+def run(calls:int=400) -> list:
+    "Measure every case; return one dict per row."
+    return asyncio.run(measure(calls))
+
+
+def main(argv=None) -> list:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument('--calls', type=int, default=400, help='timed calls per server and case')
+    rows = run(parser.parse_args(argv).calls)
+    header = f"{'case':<24}{'ours ms':>10}  {'peer (same run)':<34}{'peer ms':>9}{'ratio':>8}  goal"
+    print(header); print('-' * len(header))
+    for row in rows:
+        goal = '' if row['goal'] is None else f"{row['goal']} {'met' if row['goal_met'] else 'MISSED'}"
+        print(f"{row['case']:<24}{row['ours_ms']:>10.3f}  {row['peer']:<34}{row['peer_ms']:>9.3f}{row['ratio']:>7.2f}x  {goal}")
+    return rows
+
+
+if __name__ == '__main__': main()

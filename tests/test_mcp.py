@@ -1,0 +1,325 @@
+"""MCP over real transports: the official SDK's client against `toolcall mcp serve` and `toolcall mcp python`
+run as a user runs them, over stdio and over streamable HTTP on 127.0.0.1; `mcp_tools` mounting a server written
+with the SDK alone; and the module on a system without the SDK."""
+import asyncio, base64, contextlib, copy, json, os, re, socket, subprocess, sys, textwrap, time
+from pathlib import Path
+
+import pytest
+
+mcp = pytest.importorskip('mcp', reason='the MCP SDK is in the dev extra')
+from mcp import Client, StdioServerParameters
+
+from toolcall_lib.dispatch import ArgumentValueError, call_func_async
+from toolcall_lib.mcp import MCPToolError, mcp_tools
+from toolcall_lib.schema import tool_schema
+
+ROOT = Path(__file__).resolve().parent.parent
+TOOLS = str(ROOT/'examples'/'weather_tools.py')
+SCRIPT = str(Path(sys.executable).parent/'toolcall')
+sys.path.insert(0, str(ROOT/'examples'))
+import weather_tools
+
+
+def run(coroutine): return asyncio.run(coroutine)
+
+def stdio(*args) -> StdioServerParameters:
+    return StdioServerParameters(command=SCRIPT, args=['mcp', *args], cwd=str(ROOT))
+
+def plain(result) -> dict:
+    return result.model_dump(by_alias=True, exclude_none=True, mode='json', exclude={'result_type', 'meta'})
+
+def texts(result) -> str:
+    return '\n'.join(block.text for block in result.content if block.type == 'text')
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(('127.0.0.1', 0))
+        return probe.getsockname()[1]
+
+@contextlib.contextmanager
+def http_server(*args):
+    "`toolcall mcp ARGS --http 127.0.0.1:PORT` in a subprocess; yields its URL once it accepts connections."
+    port = free_port()
+    process = subprocess.Popen([SCRIPT, 'mcp', *args, '--http', f'127.0.0.1:{port}'], cwd=ROOT,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            if process.poll() is not None: raise AssertionError(f'server exited: {process.communicate()}')
+            with socket.socket() as probe:
+                if probe.connect_ex(('127.0.0.1', port)) == 0: break
+            if time.monotonic() > deadline: raise AssertionError('server did not start listening')
+            time.sleep(0.1)
+        yield f'http://127.0.0.1:{port}/mcp'
+    finally:
+        process.terminate()
+        try: process.wait(timeout=10)
+        except subprocess.TimeoutExpired: process.kill(); process.wait()
+
+def toolcall(*args, env=None):
+    return subprocess.run([SCRIPT, *args], capture_output=True, text=True, timeout=60, cwd=ROOT, env=env)
+
+
+# --- toolcall mcp serve ---------------------------------------------------------------------------------
+
+async def check_weather_server(target):
+    "What every transport must show: the exact schemas, coercion, structured results and error results."
+    async with Client(target) as client:
+        listed = {tool.name: tool.model_dump(by_alias=True, exclude_none=True, mode='json') for tool in (await client.list_tools()).tools}
+        for name in weather_tools.__all__: assert listed[name] == tool_schema(getattr(weather_tools, name), 'mcp')
+        result = plain(await client.call_tool('get_weather', {'city': 'Paris', 'days': '3'}))
+        assert result['structuredContent']['days'] == 3 and not result['isError']
+        assert json.loads(result['content'][0]['text']) == result['structuredContent']
+        assert texts(await client.call_tool('get_time', {'tz': 'Asia/Tokyo'})) == '2026-11-22T12:00:00+09:00'
+        missing = await client.call_tool('get_weather', {})
+        assert missing.is_error and "missing required argument 'city'" in texts(missing)
+        bad = await client.call_tool('get_weather', {'city': 'Paris', 'days': 'many'})
+        assert bad.is_error and "'days'" in texts(bad)
+        unknown = await client.call_tool('get_stock_price', {})
+        assert unknown.is_error and 'Unknown tool' in texts(unknown)
+        assert plain(await client.call_tool('get_weather', {'city': 'Lima'}))['structuredContent']['city'] == 'Lima'  # still serving
+
+def test_serve_over_stdio():
+    run(check_weather_server(stdio('serve', TOOLS)))
+
+def test_serve_names_the_server():
+    async def name():
+        async with Client(stdio('serve', TOOLS, '--name', 'weather')) as client: return client.server_info.name
+    assert run(name()) == 'weather'
+
+def test_serve_over_http():
+    with http_server('serve', TOOLS) as url: run(check_weather_server(url))
+
+def test_http_serves_clients_at_once_and_legacy_clients():
+    async def both(url):
+        async with Client(url) as modern, Client(url, mode='legacy') as legacy:
+            results = await asyncio.gather(*[client.call_tool('get_weather', {'city': city})
+                                             for client in (modern, legacy) for city in ('Paris', 'Tokyo', 'Lima')])
+        return [plain(result)['structuredContent']['city'] for result in results]
+    with http_server('serve', TOOLS) as url:
+        assert run(both(url)) == ['Paris', 'Tokyo', 'Lima'] * 2
+
+def test_a_printing_tool_cannot_corrupt_stdio(tmp_path):
+    module = tmp_path/'noisy.py'
+    module.write_text(textwrap.dedent('''
+        import os
+        def noisy(text: str) -> str:
+            "Prints to stdout before answering."
+            print('{"jsonrpc": "2.0", "garbage": true}')
+            os.write(1, b'raw bytes on fd 1\\n')
+            return text
+    '''))
+    async def check():
+        async with Client(stdio('serve', str(module))) as client:
+            for word in ('one', 'two'): assert texts(await client.call_tool('noisy', {'text': word})) == word
+    run(check())
+
+def test_several_targets_toolsets_and_memory_file(tmp_path):
+    memory = tmp_path/'memory.db'
+    async def store():
+        async with Client(stdio('serve', f'{TOOLS}:get_weather', f'{TOOLS}:get_time', '--memory', str(memory))) as client:
+            names = sorted(tool.name for tool in (await client.list_tools()).tools)
+            assert names[:2] == ['get_time', 'get_weather'] and 'memory_store' in names
+            assert not (await client.call_tool('memory_store', {'key': 'city', 'value': 'Lima'})).is_error
+            assert texts(await client.call_tool('memory_retrieve', {'key': 'city'})) == 'Lima'
+    async def recall():  # a new server process: the SQLite file kept the memory
+        async with Client(stdio('serve', '--memory', str(memory))) as client:
+            return texts(await client.call_tool('memory_retrieve', {'key': 'city'}))
+    run(store())
+    assert run(recall()) == 'Lima'
+
+def test_toolset_class_target_keeps_state_for_the_servers_life():
+    async def check():
+        async with Client(stdio('serve', 'toolcall_lib.toolset:MemoryToolset')) as client:
+            await client.call_tool('memory_store', {'key': 'a', 'value': 'b'})
+            assert texts(await client.call_tool('memory_retrieve', {'key': 'a'})) == 'b'
+    run(check())
+
+@pytest.mark.parametrize('args,words', [
+    (['mcp', 'serve'], ['TARGET']),
+    (['mcp', 'serve', 'no_such_file.py'], ['no such file']),
+    (['mcp', 'serve', 'toolcall_lib.toolset:MAX_TAGS'], ['not a function']),
+    (['mcp', 'serve', TOOLS, '--http', 'localhost'], ['HOST:PORT']),
+])
+def test_command_line_errors_are_one_line(args, words):
+    done = toolcall(*args)
+    assert done.returncode == 2, (done.returncode, done.stdout, done.stderr)
+    assert done.stderr.count('\n') == 1, done.stderr
+    for word in words: assert word in done.stderr, done.stderr
+
+def test_two_tools_with_one_name_are_refused(tmp_path):
+    other = tmp_path/'other.py'
+    other.write_text('def get_weather(city: str) -> str:\n    "Another forecast."\n    return city\n')
+    done = toolcall('mcp', 'serve', TOOLS, str(other))
+    assert done.returncode == 2 and "'get_weather'" in done.stderr and done.stderr.count('\n') == 1, done.stderr
+
+
+# --- toolcall mcp python --------------------------------------------------------------------------------
+
+FIGURE = 'import matplotlib.pyplot as plt\nplt.plot([1, 2, 3])\nplt.show()'
+
+def test_python_over_stdio_keeps_state_and_sends_figures():
+    async def check():
+        async with Client(stdio('python', '--timeout', '60')) as client:
+            tools = {tool.name: tool.model_dump(by_alias=True, exclude_none=True, mode='json') for tool in (await client.list_tools()).tools}
+            from toolcall_lib.interp import python
+            expected = copy.deepcopy(tool_schema(python, 'mcp'))
+            expected['inputSchema']['properties']['timeout']['default'] = 60  # --timeout is the default the model reads
+            assert tools['python'] == expected and set(tools) == {'python', 'reset'}
+            await client.call_tool('python', {'code': 'x = 41'})
+            assert texts(await client.call_tool('python', {'code': 'x + 1'})) == '42'
+            figure = await client.call_tool('python', {'code': FIGURE})
+            images = [block for block in figure.content if block.type == 'image']
+            assert len(images) == 1 and base64.b64decode(images[0].data).startswith(b'\x89PNG')
+            await client.call_tool('reset', {})
+            assert 'NameError' in texts(await client.call_tool('python', {'code': 'x'}))
+        async with Client(stdio('python')) as other:  # another client: another process, another sandbox
+            assert 'NameError' in texts(await other.call_tool('python', {'code': 'x'}))
+    run(check())
+
+def test_python_sandbox_is_isolated_through_mcp(tmp_path):
+    secret = tmp_path/'secret.txt'
+    secret.write_text('top secret')
+    async def check():
+        async with Client(stdio('python')) as client:
+            read = texts(await client.call_tool('python', {'code': f'open({str(secret)!r}).read()'}))
+            assert 'top secret' not in read and ('PermissionError' in read or 'FileNotFoundError' in read), read
+        async with Client(stdio('python', '--read', str(tmp_path))) as client:
+            assert 'top secret' in texts(await client.call_tool('python', {'code': f'open({str(secret)!r}).read()'}))
+    run(check())
+
+def test_python_over_http_never_shares_a_sandbox_between_clients():
+    async def legacy_sessions(url):  # protocol versions with sessions: one sandbox per Mcp-Session-Id
+        async with Client(url, mode='legacy') as first, Client(url, mode='legacy') as second:
+            await first.call_tool('python', {'code': 'secret = "first"'})
+            assert 'NameError' in texts(await second.call_tool('python', {'code': 'secret'}))
+            assert texts(await first.call_tool('python', {'code': 'secret'})) == "'first'"
+    async def handles(url):  # 2026-07-28, no sessions: the server mints a handle
+        async with Client(url) as first, Client(url) as second:
+            started = texts(await first.call_tool('python', {'code': 'secret = "first"'}))
+            handle = re.search(r'session="([^"]+)"', started).group(1)
+            assert 'NameError' in texts(await second.call_tool('python', {'code': 'secret'}))
+            assert texts(await first.call_tool('python', {'code': 'secret', 'session': handle})).startswith("'first'")
+            wrong = await second.call_tool('python', {'code': 'secret', 'session': 'guessed'})
+            assert wrong.is_error and 'No sandbox session' in texts(wrong)
+    with http_server('python', '--timeout', '30') as url:
+        run(legacy_sessions(url))
+        run(handles(url))
+
+
+def test_http_refuses_other_sites_dns_rebinding():
+    "On 127.0.0.1 the SDK checks Host and Origin, so a web page cannot reach the interpreter through the browser."
+    import urllib.request, urllib.error
+    def status(url, headers):
+        request = urllib.request.Request(url, data=b'{}', headers={'Content-Type': 'application/json',
+                                                                   'Accept': 'application/json, text/event-stream', **headers})
+        try: return urllib.request.urlopen(request, timeout=30).status
+        except urllib.error.HTTPError as error: return error.code
+    with http_server('python') as url:
+        assert status(url, {'Host': 'attacker.example'}) == 421
+        assert status(url, {'Origin': 'http://attacker.example'}) == 403
+
+def test_python_server_without_handles_refuses_http_calls_it_cannot_place(tmp_path):
+    "Run past `serve`'s own check: the tool itself refuses rather than share the process's sandbox between HTTP clients."
+    port = free_port()
+    script = tmp_path/'no_handles.py'
+    script.write_text(f'from toolcall_lib.mcp import python_server\n'
+                      f'python_server().run("streamable-http", host="127.0.0.1", port={port}, streamable_http_path="/mcp")\n')
+    process = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    async def check():
+        async with Client(f'http://127.0.0.1:{port}/mcp') as first:
+            refused = await first.call_tool('python', {'code': 'secret = 1'})
+            assert refused.is_error and 'session handles' in texts(refused)
+    try:
+        deadline = time.monotonic() + 60
+        while socket.socket().connect_ex(('127.0.0.1', port)) != 0:
+            assert time.monotonic() < deadline and process.poll() is None, 'server did not start'
+            time.sleep(0.1)
+        run(check())
+    finally:
+        process.terminate(); process.wait(timeout=10)
+
+
+# --- mcp_tools ------------------------------------------------------------------------------------------
+
+SDK_ONLY_SERVER = '''
+from mcp.server import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+server = MCPServer('sdk-only')
+
+@server.tool()
+def scale(values: list[int], factor: float = 2.0) -> list[float]:
+    "Multiply every value by a factor."
+    return [v * factor for v in values]
+
+@server.tool()
+def refuse(reason: str) -> str:
+    "Always refuses."
+    raise ToolError(reason)
+
+server.run()
+'''
+
+def test_mcp_tools_mounts_an_sdk_server_from_a_command_line(tmp_path):
+    script = tmp_path/'sdk_server.py'
+    script.write_text(SDK_ONLY_SERVER)
+    async def check():
+        async with mcp_tools(f'{sys.executable} {script}') as tools:
+            assert sorted(tools) == ['refuse', 'scale']
+            assert await call_func_async('scale', {'values': '["1", 2]', 'factor': '3'}, tools) == [3.0, 6.0]
+            with pytest.raises(ArgumentValueError): await tools.call('scale', {'values': ['x']})
+            with pytest.raises(MCPToolError, match='not today'): await tools.call('refuse', {'reason': 'not today'})
+            assert tools.schemas('openai')[0]['function']['parameters']['required'] == ['values']
+    run(check())
+
+def test_mcp_tools_over_http_against_toolcall_serve():
+    async def check(url):
+        async with mcp_tools(url) as tools:
+            assert await tools.call('get_weather', {'city': 'Tokyo', 'units': 'FAHRENHEIT'}) == \
+                weather_tools.get_weather('Tokyo', units=weather_tools.Units.fahrenheit)
+            assert tools.schemas('mcp') == [tool_schema(getattr(weather_tools, name), 'mcp') for name in weather_tools.__all__]
+    with http_server('serve', TOOLS) as url: run(check(url))
+
+
+CROSS_LOOP = f"""
+import asyncio
+from toolcall_lib.mcp import mcp_tools
+from toolcall_lib.loop import Chat, ReplayClient
+replies = [{{'type': 'message', 'role': 'assistant', 'content': [{{'type': 'tool_use', 'id': 'c1', 'name': 'get_time', 'input': {{}}}}]}},
+           {{'type': 'message', 'role': 'assistant', 'content': [{{'type': 'text', 'text': 'done'}}]}}]
+async def main():
+    async with mcp_tools([{SCRIPT!r}, 'mcp', 'serve', {TOOLS!r}]) as tools:
+        model = ReplayClient(replies)
+        print(Chat(model, tools, provider='anthropic')('What time is it?'))
+        print(model.requests[1]['messages'][-1]['content'][0]['content'])
+asyncio.run(main())
+"""
+
+def test_sync_chat_inside_async_with_reaches_a_stdio_server():
+    "The sync Chat runs tools on a private loop while the caller's loop waits: a connection held on the caller's loop deadlocks."
+    done = subprocess.run([sys.executable, '-c', CROSS_LOOP], capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert done.returncode == 0 and done.stdout.split('\n')[:2] == ['done', '2026-11-22T12:00:00+00:00'], done
+
+
+# --- without the SDK ------------------------------------------------------------------------------------
+
+BLOCK_MCP = '''
+import sys, importlib.abc
+class NoMCP(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path, target=None):
+        if name == 'mcp' or name.startswith('mcp.') or name == 'mcp_types': raise ImportError(f'No module named {name!r}')
+sys.meta_path.insert(0, NoMCP())
+'''
+
+def test_without_the_sdk_the_error_says_what_to_install(tmp_path):
+    (tmp_path/'sitecustomize.py').write_text(BLOCK_MCP)
+    env = {**os.environ, 'PYTHONPATH': str(tmp_path)}
+    code = ('import toolcall_lib.mcp as m\n'
+            'try: m.mcp_server([print])\n'
+            'except ImportError as e: print(type(e).__name__, e)\n')
+    done = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, env=env, timeout=60)
+    assert done.returncode == 0 and 'MCPUnavailableError' in done.stdout and 'pip install "toolcall_lib[mcp]"' in done.stdout, done
+    assert toolcall('--help', env=env).returncode == 0
+    assert toolcall('schema', f'{TOOLS}:get_weather', env=env).returncode == 0
+    served = toolcall('mcp', 'serve', TOOLS, env=env)
+    assert served.returncode == 2 and 'pip install "toolcall_lib[mcp]"' in served.stderr and served.stderr.count('\n') == 1, served
