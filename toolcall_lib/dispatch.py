@@ -30,7 +30,7 @@ from typing_extensions import Annotated, NotRequired, Required, TypedDict, is_ty
 
 from .schema import _field_alias, get_schema
 
-# %% ../nbs/01_dispatch.ipynb 5
+# %% ../nbs/01_dispatch.ipynb 10
 def _cut(text:str, limit:int) -> str:
     "`text`, cut to `limit` characters"
     return text if len(text) <= limit else text[:limit-1] + '…'
@@ -46,7 +46,7 @@ def _json_type(value) -> str:
     "The JSON name of `value`'s type ('string', 'integer', ...), or its Python type name"
     return _JSON_TYPE_NAMES.get(type(value)) or type(value).__name__
 
-# %% ../nbs/01_dispatch.ipynb 7
+# %% ../nbs/01_dispatch.ipynb 12
 class ToolCallError(Exception):
     "A tool call that could not be made; `str(error)` is a message telling the model what to fix."
     def __init__(self,
@@ -83,7 +83,7 @@ class ArgumentValueError(ArgumentError, ValueError):
 class ToolTimeoutError(ToolCallError, TimeoutError):
     "The tool did not finish within the time allowed."
 
-# %% ../nbs/01_dispatch.ipynb 10
+# %% ../nbs/01_dispatch.ipynb 15
 def _ns_items(item) -> dict:
     "The name -> callable pairs one item of `mk_ns`'s input contributes."
     if isinstance(item, Mapping): return item
@@ -105,7 +105,7 @@ def mk_ns(fs # A function, a toolset, a list of functions, toolsets and dicts, o
             ns[name] = func
     return ns
 
-# %% ../nbs/01_dispatch.ipynb 16
+# %% ../nbs/01_dispatch.ipynb 21
 _MISSING = object()
 _FRAME_ATTRS = frozenset('gi_frame gi_code gi_yieldfrom cr_frame cr_code cr_await cr_origin ag_frame ag_code ag_await '
                          'f_back f_globals f_locals f_builtins f_code tb_frame tb_next mro func_globals func_code'.split())
@@ -149,7 +149,7 @@ def _walk(nm:str, ns:Mapping):
     if len(parts) > 1 and not _is_python_callable(obj): _refuse(nm, 'only functions and methods can be reached through attributes')
     return obj
 
-# %% ../nbs/01_dispatch.ipynb 17
+# %% ../nbs/01_dispatch.ipynb 22
 def resolve_nm(nm:str, # A tool name, or a dotted path like 'obj.method'
                ns) -> Callable: # The namespace: a mapping, or what `mk_ns` accepts
     "Find the callable named `nm` in namespace `ns`, refusing anything the namespace does not deliberately hold."
@@ -160,7 +160,7 @@ def resolve_nm(nm:str, # A tool name, or a dotted path like 'obj.method'
     if obj is _MISSING and '-' in nm and '.' not in nm: nm = nm.replace('-', '.')
     return _walk(nm, ns)
 
-# %% ../nbs/01_dispatch.ipynb 22
+# %% ../nbs/01_dispatch.ipynb 27
 def get_schema_nm(nm:str, # The tool name, possibly dotted like 'obj.method'
                   ns, # The namespace it lives in
                   dot2dash:bool=False, # Write dots in the name as dashes?
@@ -170,7 +170,7 @@ def get_schema_nm(nm:str, # The tool name, possibly dotted like 'obj.method'
     name = nm.replace('.', '-') if dot2dash else nm
     return get_schema(resolve_nm(nm, ns), name=name, **kwargs)
 
-# %% ../nbs/01_dispatch.ipynb 26
+# %% ../nbs/01_dispatch.ipynb 31
 def _parse_json(text:str, kinds):
     "`text` parsed as JSON when it is JSON of one of `kinds` (list, dict), else `text` itself"
     stripped = text.strip()
@@ -181,7 +181,7 @@ def _parse_json(text:str, kinds):
 
 def _same_items(new:list, old) -> bool: return len(new) == len(old) and all(a is b for a, b in zip(new, old))
 
-# %% ../nbs/01_dispatch.ipynb 29
+# %% ../nbs/01_dispatch.ipynb 34
 def _field_types(tp) -> dict:
     "Field name -> annotation for a dataclass, TypedDict, NamedTuple or pydantic model"
     if isinstance(tp, type) and issubclass(tp, BaseModel): return {k: f.annotation for k, f in tp.model_fields.items()}
@@ -240,7 +240,7 @@ def _mapping_fixer(value_fixer, field_fixers:dict, allow_list:bool=False):
 
 def _keep(value): return value
 
-# %% ../nbs/01_dispatch.ipynb 30
+# %% ../nbs/01_dispatch.ipynb 35
 def _union_fixer(fixers:list):
     def fix_union(value):
         for fix in fixers:
@@ -293,7 +293,7 @@ def _make_fixer(tp):
         return _mapping_fixer(None, fields, allow_list=issubclass(tp, tuple))
     return None
 
-# %% ../nbs/01_dispatch.ipynb 33
+# %% ../nbs/01_dispatch.ipynb 38
 custom_types = {Path}
 
 @functools.lru_cache(maxsize=512)
@@ -324,7 +324,7 @@ def _construct_from_init(cls):
         except Exception as e: raise ValueError(f'{cls.__name__}(...) failed: {e}') from None
     return construct
 
-# %% ../nbs/01_dispatch.ipynb 34
+# %% ../nbs/01_dispatch.ipynb 39
 def _pydantic_type(tp):
     "`tp` with the parts pydantic cannot validate swapped for validators of ours"
     origin, args = get_origin(tp), get_args(tp)
@@ -369,7 +369,7 @@ def _pydantic_typeddict(tp):
 
 _CONFIG = ConfigDict(coerce_numbers_to_str=True, arbitrary_types_allowed=True)
 
-# %% ../nbs/01_dispatch.ipynb 36
+# %% ../nbs/01_dispatch.ipynb 41
 def _adapter(tp):
     "(validate function, JSON-text validate function or None, number of leading error-location parts to drop) for `tp`"
     try:
@@ -382,7 +382,7 @@ def _adapter(tp):
     validate = TypeAdapter(holder).validate_python
     return (lambda value: validate({'value': value})['value']), None, 1
 
-# %% ../nbs/01_dispatch.ipynb 39
+# %% ../nbs/01_dispatch.ipynb 44
 def _describe(tp) -> str:
     "A short description of the values `tp` accepts, in JSON terms where possible"
     names = {int:'integer', float:'number', str:'string', bool:'boolean', type(None):'null', list:'array', tuple:'array',
@@ -403,7 +403,7 @@ def _describe(tp) -> str:
     if _is_record(tp): return f"{tp.__name__} object with fields {', '.join(_field_types(tp))}"
     return getattr(tp, '__name__', None) or _short(tp, 60)
 
-# %% ../nbs/01_dispatch.ipynb 41
+# %% ../nbs/01_dispatch.ipynb 46
 def _value_error(tool, name, tp, value, error:ValidationError, skip:int) -> ArgumentValueError:
     "The error for a `value` of parameter `name` that failed validation against `tp`"
     problems = []
@@ -414,7 +414,7 @@ def _value_error(tool, name, tp, value, error:ValidationError, skip:int) -> Argu
     return ArgumentValueError(f"Invalid value for argument {name!r} of tool {tool!r}: expected {_describe(tp)}, "
                               f"received {_short(value)} ({_json_type(value)}). {'; '.join(problems)}{more}.", tool=tool, param=name)
 
-# %% ../nbs/01_dispatch.ipynb 43
+# %% ../nbs/01_dispatch.ipynb 48
 class _NoValue: "A class no argument is ever exactly an instance of"
 
 class _Param:
@@ -495,7 +495,7 @@ def _exact_type(tp):
     "The class whose exact instances need no validation for annotation `tp`"
     return tp if isinstance(tp, type) and get_origin(tp) is None and not is_typeddict(tp) and tp not in custom_types else _NoValue
 
-# %% ../nbs/01_dispatch.ipynb 44
+# %% ../nbs/01_dispatch.ipynb 49
 def _hints(func) -> dict:
     "The resolved type hints of `func`'s parameters (empty when they cannot be resolved)"
     target = func
@@ -594,7 +594,7 @@ class _Plan:
         last = max((i for i, g in enumerate(given) if g), default=-1)
         return [kwargs.pop(p.name) if p.name in kwargs else p.default for p in self.positional_only[:last+1]]
 
-# %% ../nbs/01_dispatch.ipynb 45
+# %% ../nbs/01_dispatch.ipynb 50
 _plans, _bound_plans = {}, {}
 
 def _forget(cache:dict, ident:int, ref):
@@ -614,7 +614,7 @@ def _plan_for(func) -> _Plan:
     cache[id(key)] = (ref, plan)
     return plan
 
-# %% ../nbs/01_dispatch.ipynb 47
+# %% ../nbs/01_dispatch.ipynb 52
 def coerce_args(func:Callable, # The tool
                 inputs:dict|str, # The model's arguments: a dict, or JSON object text
                 name:str|None=None) -> dict: # The keyword arguments (positional-only ones included by name)
@@ -623,7 +623,7 @@ def coerce_args(func:Callable, # The tool
     args, kwargs = plan.bind(inputs, name or getattr(func, '__name__', 'tool'))
     return kwargs | {p.name: a for p, a in zip(plan.positional_only, args)}
 
-# %% ../nbs/01_dispatch.ipynb 64
+# %% ../nbs/01_dispatch.ipynb 69
 def call_func(fc_name:str, # The tool name the model sent
               fc_inputs:dict|str, # The arguments the model sent: a dict, or JSON object text
               ns, # The namespace: a mapping of tool names, or what `mk_ns` accepts
@@ -640,7 +640,7 @@ def call_func(fc_name:str, # The tool name the model sent
         if raise_on_err: raise
         return str(err) if isinstance(err, ToolCallError) else traceback.format_exc()
 
-# %% ../nbs/01_dispatch.ipynb 76
+# %% ../nbs/01_dispatch.ipynb 81
 _worker_pool = None
 
 def _pool() -> ThreadPoolExecutor:
@@ -666,7 +666,7 @@ async def _within(timeout:float|None, awaitable, tool:str):
     if not done: raise ToolTimeoutError(f"Tool {tool!r} did not finish within {timeout:g} s; try a smaller request.", tool=tool)
     return task.result()
 
-# %% ../nbs/01_dispatch.ipynb 77
+# %% ../nbs/01_dispatch.ipynb 82
 async def call_func_async(fc_name:str, # The tool name the model sent
                           fc_inputs:dict|str, # The arguments the model sent: a dict, or JSON object text
                           ns, # The namespace: a mapping of tool names, or what `mk_ns` accepts
@@ -685,7 +685,7 @@ async def call_func_async(fc_name:str, # The tool name the model sent
         if raise_on_err: raise
         return str(err) if isinstance(err, ToolCallError) else traceback.format_exc()
 
-# %% ../nbs/01_dispatch.ipynb 89
+# %% ../nbs/01_dispatch.ipynb 94
 @dataclasses.dataclass(frozen=True)
 class CallResult:
     "The outcome of one tool call: its `value`, or the `error` message for the model."
@@ -709,7 +709,7 @@ class CallResult:
         return dict(id=self.id, name=self.name, ok=self.ok, value=to_jsonable_python(self.value, fallback=repr),
                     error=self.error, elapsed=self.elapsed)
 
-# %% ../nbs/01_dispatch.ipynb 90
+# %% ../nbs/01_dispatch.ipynb 95
 def _call_parts(call) -> tuple:
     "(id, name, arguments) from a (name, arguments) pair, a dict, or an object with name/arguments attributes"
     if isinstance(call, (tuple, list)) and len(call) in (2, 3): return (None, *call) if len(call) == 2 else tuple(call)
@@ -746,14 +746,14 @@ async def call_funcs_async(calls:list, # Tool calls: (name, arguments) pairs, di
     ns, semaphore = mk_ns(ns), asyncio.Semaphore(max_concurrency)
     return list(await asyncio.gather(*(_one_call(call, ns, semaphore, timeout) for call in calls)))
 
-# %% ../nbs/01_dispatch.ipynb 98
+# %% ../nbs/01_dispatch.ipynb 103
 def _py_nm(name:str) -> str:
     "A Python identifier for `name`: other characters become '_', '_' goes before a leading digit, '_' after a keyword"
     out = ''.join(c if ('_' + c).isidentifier() else '_' for c in name)
     if not out.isidentifier(): out = '_' + out
     return out + '_' if keyword.iskeyword(out) else out
 
-# %% ../nbs/01_dispatch.ipynb 101
+# %% ../nbs/01_dispatch.ipynb 106
 _HANDLED_KEYWORDS = frozenset('type enum const anyOf oneOf items prefixItems properties required description $ref $defs definitions $schema'.split())
 _SCALARS = {'string': str, 'integer': int, 'number': float, 'boolean': bool, 'null': type(None)}
 
@@ -845,7 +845,7 @@ class _SchemaTypes:
         self.refs[pointer] = result = self.annotation(target, pointer.rsplit('/', 1)[-1])
         return result
 
-# %% ../nbs/01_dispatch.ipynb 104
+# %% ../nbs/01_dispatch.ipynb 109
 def mk_param(orig:str, # The property's name in the schema
              props:dict, # The property's JSON schema
              req:list, # The names of the required properties
@@ -860,7 +860,7 @@ def mk_param(orig:str, # The property's name in the schema
     default = props.get('default') if isinstance(props, Mapping) else None
     return Parameter(pynm, Parameter.KEYWORD_ONLY, annotation=annotation, default=default)
 
-# %% ../nbs/01_dispatch.ipynb 110
+# %% ../nbs/01_dispatch.ipynb 115
 def _plain(value):
     "`value` as plain JSON data: mappings become dicts, other non-string iterables (like fastcore's `L`) lists"
     if isinstance(value, Mapping): return {k: _plain(v) for k, v in value.items()}
@@ -879,7 +879,7 @@ def _tool_parts(tool) -> tuple:
     if not isinstance(name, str) or not name: raise ValueError(f'A tool definition needs a name: {_short(tool)}')
     return name, get('description') or '', _plain(schema) if schema is not None else {'type': 'object', 'properties': {}}
 
-# %% ../nbs/01_dispatch.ipynb 111
+# %% ../nbs/01_dispatch.ipynb 116
 def _signature_names(schema:dict) -> dict:
     "Original property name -> Python parameter name, refusing two properties that would share one"
     names, seen = {}, {}
@@ -898,7 +898,7 @@ def schema2sig(tool, # A tool definition (MCP `inputSchema`, Anthropic `input_sc
     ordered = [o for o in props if o in req] + [o for o in props if o not in req]
     return inspect.Signature([mk_param(o, props[o], req, names[o], annotated, types) for o in ordered])
 
-# %% ../nbs/01_dispatch.ipynb 115
+# %% ../nbs/01_dispatch.ipynb 120
 def _validator(name:str, schema:dict):
     "A jsonschema validator for `schema` (its declared draft, else 2020-12), refusing an invalid schema"
     cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
@@ -921,7 +921,7 @@ def _dispatch_name_clash(dispfn, props) -> str|None:
     except (TypeError, ValueError, StopIteration): return None
     return first.name if first.kind is Parameter.POSITIONAL_OR_KEYWORD and first.name in props else None
 
-# %% ../nbs/01_dispatch.ipynb 116
+# %% ../nbs/01_dispatch.ipynb 121
 def mk_tool(dispfn:Callable, # Called as `dispfn(tool_name, **arguments)` (sync or async)
             tool) -> Callable: # A function with the tool's signature, docstring and annotations
     "A Python function for the tool definition `tool` that validates its arguments and hands them to `dispfn`"

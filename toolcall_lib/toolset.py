@@ -24,7 +24,7 @@ from fastcore.basics import camel2snake
 from .dispatch import ToolCallError
 from .schema import ToolNameError, tool_schema, valid_tool_name
 
-# %% ../nbs/02_toolset.ipynb 6
+# %% ../nbs/02_toolset.ipynb 11
 class ToolsetError(Exception):
     "Base class for every error raised by `toolcall_lib.toolset`."
 
@@ -43,7 +43,7 @@ class PathOutsideRootError(ToolInputError, PermissionError):
 class FileTooLargeError(ToolInputError):
     "A `FileToolset` read or write is over the configured size limit."
 
-# %% ../nbs/02_toolset.ipynb 8
+# %% ../nbs/02_toolset.ipynb 13
 @dataclass(frozen=True)
 class ToolMark:
     "How `@tool` asked for a method to be exposed; `None` fields mean \"use the default\"."
@@ -68,7 +68,7 @@ def tool(
         return func
     return mark if method is None else mark(method)
 
-# %% ../nbs/02_toolset.ipynb 11
+# %% ../nbs/02_toolset.ipynb 16
 def default_toolset_name(
     class_name:str, # name of a `Toolset` subclass
 ) -> str:
@@ -76,7 +76,7 @@ def default_toolset_name(
     base = class_name[:-len('Toolset')] if class_name.endswith('Toolset') and class_name != 'Toolset' else class_name
     return camel2snake(base)
 
-# %% ../nbs/02_toolset.ipynb 14
+# %% ../nbs/02_toolset.ipynb 19
 def default_tool_name(
     toolset_name:str, # the toolset's prefix
     method_name:str, # the Python name of the method
@@ -85,7 +85,7 @@ def default_tool_name(
     stem = method_name[:-1] if method_name.endswith('_') and not method_name.endswith('__') else method_name
     return f'{toolset_name}_{stem}'
 
-# %% ../nbs/02_toolset.ipynb 17
+# %% ../nbs/02_toolset.ipynb 22
 @dataclass(frozen=True)
 class ToolSpec:
     "One tool of a toolset: its exposed name, the Python method behind it, and its description."
@@ -107,7 +107,7 @@ def _expose(
     exposed.__doc__ = spec.description
     return exposed
 
-# %% ../nbs/02_toolset.ipynb 19
+# %% ../nbs/02_toolset.ipynb 24
 class MissingToolsetArgumentsError(ToolsetError, TypeError):
     "A class-level call (`SomeToolset.to_tools()`) on a toolset whose constructor needs arguments."
 
@@ -122,7 +122,7 @@ class _InstanceOrDefault:
         on_default_instance.__signature__ = signature.replace(parameters=list(signature.parameters.values())[1:])
         return on_default_instance
 
-# %% ../nbs/02_toolset.ipynb 21
+# %% ../nbs/02_toolset.ipynb 26
 def _plain_function(attribute):
     "The function inside a class attribute (unwrapping `staticmethod`/`classmethod`), or `None` if it is not a function."
     if isinstance(attribute, (staticmethod, classmethod)): attribute = attribute.__func__
@@ -211,7 +211,7 @@ class Toolset:
 
     def __repr__(self): return f'{type(self).__name__}(toolset_name={self.toolset_name!r}, tools={self.tool_names})'
 
-# %% ../nbs/02_toolset.ipynb 37
+# %% ../nbs/02_toolset.ipynb 42
 def _iso(timestamp:float) -> str: return datetime.fromtimestamp(timestamp, timezone.utc).isoformat(timespec='seconds')
 
 @dataclass(frozen=True)
@@ -245,7 +245,7 @@ class MemoryRecord:
         "This memory after a retrieval: the access count is one higher."
         return replace(self, access_count=self.access_count + 1)
 
-# %% ../nbs/02_toolset.ipynb 41
+# %% ../nbs/02_toolset.ipynb 46
 @runtime_checkable
 class MemoryBackend(Protocol):
     "Storage for `MemoryToolset`. Implement these seven methods, each atomically, to plug in your own store."
@@ -279,7 +279,7 @@ class MemoryBackend(Protocol):
     def records(self) -> Iterator[MemoryRecord]:
         "Every record, in key order (for listing and search)."
 
-# %% ../nbs/02_toolset.ipynb 43
+# %% ../nbs/02_toolset.ipynb 48
 class InMemoryBackend:
     "A `MemoryBackend` in a dict, safe to share between threads; its contents vanish with the process."
     def __init__(self):
@@ -323,7 +323,7 @@ class InMemoryBackend:
 
     def __repr__(self): return f'InMemoryBackend({self.count()} memories)'
 
-# %% ../nbs/02_toolset.ipynb 45
+# %% ../nbs/02_toolset.ipynb 50
 def check_memory_backend(
     backend:MemoryBackend, # an empty backend to exercise
 ) -> None:
@@ -344,7 +344,7 @@ def check_memory_backend(
     assert backend.delete('a') and not backend.delete('a')
     assert backend.clear() == 1 and backend.count() == 0 and list(backend.records()) == []
 
-# %% ../nbs/02_toolset.ipynb 48
+# %% ../nbs/02_toolset.ipynb 53
 _SCHEMA_VERSION = 1
 _RECORD_COLUMNS = 'key, value, tags, created_at, updated_at, access_count'
 
@@ -449,7 +449,7 @@ class SQLiteBackend:
     def __exit__(self, *exc_info): self.close()
     def __repr__(self): return f'SQLiteBackend({str(self.path)!r})'
 
-# %% ../nbs/02_toolset.ipynb 55
+# %% ../nbs/02_toolset.ipynb 60
 class MemoryUnavailableError(ToolsetError, ToolCallError, ConnectionError):
     "The memory store cannot be reached (server down, unreachable, or refusing the login); the message names host and database, never the password."
 
@@ -494,7 +494,7 @@ def _table_identifier(psycopg, table:str):
         raise ValueError(f"table must be a name such as 'toolcall_memory' or 'schema.table' (at most 63 bytes each), not {table!r}")
     return psycopg.sql.Identifier(*parts)
 
-# %% ../nbs/02_toolset.ipynb 59
+# %% ../nbs/02_toolset.ipynb 64
 _PG_STATEMENTS = dict(   # one statement per operation; {table} is filled in (quoted) once per backend
     put=f"""INSERT INTO {{table}} AS old ({_RECORD_COLUMNS}) VALUES (%s, %s, %s::jsonb, %s, %s, 0)
             ON CONFLICT (key) DO UPDATE SET value=EXCLUDED.value, tags=EXCLUDED.tags, updated_at=EXCLUDED.updated_at
@@ -530,7 +530,7 @@ def _durable_commits(conn):
     "A new pooled connection: make sure a commit is on disk before it is acknowledged (unless the server already promises more)."
     if conn.execute('SHOW synchronous_commit').fetchone()[0] == 'off': conn.execute('SET synchronous_commit TO on')
 
-# %% ../nbs/02_toolset.ipynb 61
+# %% ../nbs/02_toolset.ipynb 66
 class PostgresBackend:
     "A `MemoryBackend` in a PostgreSQL table: shared by every process and machine using it, one transaction per operation, a connection pool."
     def __init__(self,
@@ -678,7 +678,7 @@ class PostgresBackend:
     def __repr__(self):
         return f"PostgresBackend(host={self.server['host']!r}, database={self.server['database']!r}, table={self._table_name!r})"
 
-# %% ../nbs/02_toolset.ipynb 70
+# %% ../nbs/02_toolset.ipynb 75
 MAX_PATTERN_CHARS = 200
 
 class GlobPattern:
@@ -716,7 +716,7 @@ class GlobPattern:
 
     def __repr__(self): return f'GlobPattern({self.pattern!r})'
 
-# %% ../nbs/02_toolset.ipynb 75
+# %% ../nbs/02_toolset.ipynb 80
 MAX_TAGS = 100
 _TAGS_HINT = 'tags must be a list of non-empty strings, e.g. ["ui", "preferences"]'
 
@@ -873,7 +873,7 @@ class MemoryToolset(Toolset):
     def __exit__(self, *exc_info): self.close()
     def __repr__(self): return f'MemoryToolset(backend={self.backend!r}, toolset_name={self.toolset_name!r})'
 
-# %% ../nbs/02_toolset.ipynb 100
+# %% ../nbs/02_toolset.ipynb 105
 MAX_SYMLINK_HOPS = 40
 MAX_PATH_BYTES = 4096
 _DIRECTORY_FLAGS = os.O_RDONLY | getattr(os, 'O_DIRECTORY', 0) | getattr(os, 'O_NOFOLLOW', 0) | getattr(os, 'O_CLOEXEC', 0)
@@ -893,7 +893,7 @@ def split_relative_path(
     if '..' in parts: raise PathOutsideRootError(f"{path!r} contains '..'; paths may not climb out of a directory")
     return parts
 
-# %% ../nbs/02_toolset.ipynb 103
+# %% ../nbs/02_toolset.ipynb 108
 class _DirectoryWalk:
     "Resolve a relative path under `root` component by component, holding directories open; a context manager closing them."
     def __init__(self, root:str, requested:str):
@@ -943,7 +943,7 @@ class _DirectoryWalk:
         try: return os.stat(name, dir_fd=self.stack[-1], follow_symlinks=False)
         except FileNotFoundError: return None
 
-# %% ../nbs/02_toolset.ipynb 105
+# %% ../nbs/02_toolset.ipynb 110
 _OS_ERROR_MESSAGES = {
     errno.ENOENT: 'there is no file or directory at {path!r}; use file_list to see what exists',
     errno.ENOTDIR: 'a component of {path!r} is a file, not a directory',
@@ -965,7 +965,7 @@ def _explain_os_errors(path:str):
         template = _OS_ERROR_MESSAGES.get(error.errno, '{path!r}: {strerror}')
         raise ToolInputError(template.format(path=path, strerror=error.strerror or error)) from error
 
-# %% ../nbs/02_toolset.ipynb 107
+# %% ../nbs/02_toolset.ipynb 112
 class FileToolset(Toolset):
     "Read, write, list and delete text files under one root directory; nothing outside the root is reachable."
     def __init__(self,
@@ -1073,7 +1073,7 @@ class FileToolset(Toolset):
 
     def __repr__(self): return f'FileToolset({self.root!r}, toolset_name={self.toolset_name!r})'
 
-# %% ../nbs/02_toolset.ipynb 129
+# %% ../nbs/02_toolset.ipynb 134
 def _flatten(sources) -> Iterator:
     for source in sources:
         if isinstance(source, (list, tuple)): yield from _flatten(source)
@@ -1107,7 +1107,7 @@ def combine_tools(
             combined[name], origins[name] = func, origin
     return combined
 
-# %% ../nbs/02_toolset.ipynb 133
+# %% ../nbs/02_toolset.ipynb 138
 def tool_definitions(
     *sources, # what `combine_tools` accepts: toolsets, toolset classes, functions, mappings
     fmt:str='anthropic', # provider format, one of `toolcall_lib.schema.SCHEMA_FORMATS`
