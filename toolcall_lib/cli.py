@@ -11,11 +11,11 @@ from typing import Callable
 # %% auto 0
 __all__ = ['SUBCOMMANDS', 'CliError', 'load_module', 'load_target', 'module_tools', 'register_subcommand', 'build_parser', 'main']
 
-# %% ../nbs/06_cli.ipynb 6
+# %% ../nbs/06_cli.ipynb 13
 class CliError(Exception):
     "A problem with what was typed on the command line; its message is shown as one line."
 
-# %% ../nbs/06_cli.ipynb 7
+# %% ../nbs/06_cli.ipynb 14
 def load_module(
     spec:str, # A dotted module name, or a path to a `.py` file
 ):
@@ -37,7 +37,7 @@ def load_module(
     except ModuleNotFoundError as error: raise CliError(f'cannot import module {spec!r}: {error}') from None
     except Exception as error: raise CliError(f'{spec} failed to import: {type(error).__name__}: {error}') from None
 
-# %% ../nbs/06_cli.ipynb 8
+# %% ../nbs/06_cli.ipynb 15
 def load_target(
     target:str, # `MODULE_OR_FILE:NAME`, e.g. `examples/weather_tools.py:get_weather`
 ):
@@ -52,7 +52,7 @@ def load_target(
         found = getattr(found, part)
     return found
 
-# %% ../nbs/06_cli.ipynb 12
+# %% ../nbs/06_cli.ipynb 19
 def _tool_refusal(value, name:str) -> str|None:
     "Why `value` is not a tool `toolcall` may offer a model (None: it is one)."
     from toolcall_lib.schema import get_schema
@@ -80,7 +80,7 @@ def _module_tools(spec:str) -> dict:
     if not tools: raise CliError(f'{spec} offers no tools: no function in it has a schema (see toolcall schema {spec}:NAME)')
     return tools
 
-# %% ../nbs/06_cli.ipynb 15
+# %% ../nbs/06_cli.ipynb 22
 SUBCOMMANDS = {}  # name -> (add_arguments, handler, help, description), in the order `toolcall --help` lists them
 
 def register_subcommand(
@@ -111,7 +111,7 @@ def _read_input(source:str|None) -> str:
     if not path.is_file(): raise CliError(f'no such file: {source}')
     return _decode(path.read_bytes(), source)
 
-# %% ../nbs/06_cli.ipynb 17
+# %% ../nbs/06_cli.ipynb 24
 def _cmd_schema(args) -> int:
     "Print the tool schema of a function, method or class."
     from toolcall_lib.schema import tool_schema
@@ -130,7 +130,7 @@ def _schema_arguments(parser):
 register_subcommand('schema', _schema_arguments, _cmd_schema, help='print the tool schema of a function, method or class',
                     description='Print the tool schema of a Python function, method or class as JSON.')
 
-# %% ../nbs/06_cli.ipynb 19
+# %% ../nbs/06_cli.ipynb 26
 def _tool_list(args):
     "The parser's allow-list from --tools or --tools-from (None: any name)."
     if args.tools is not None: return [name.strip() for name in args.tools.split(',') if name.strip()]
@@ -154,7 +154,7 @@ def _parse_arguments(parser):
 register_subcommand('parse', _parse_arguments, _cmd_parse, help='print the tool calls found in model text',
                     description='Find tool calls in raw model output (every format the parser knows) and print them as JSON.')
 
-# %% ../nbs/06_cli.ipynb 21
+# %% ../nbs/06_cli.ipynb 28
 def _cmd_call(args) -> int:
     "Call one tool from a module with JSON arguments and print the result."
     from toolcall_lib.dispatch import ToolCallError, call_func
@@ -180,7 +180,7 @@ def _call_arguments(parser):
 register_subcommand('call', _call_arguments, _cmd_call, help='call one tool of a module with JSON arguments',
                     description='Call one tool of a module with JSON arguments, coerced to its annotated types.')
 
-# %% ../nbs/06_cli.ipynb 23
+# %% ../nbs/06_cli.ipynb 30
 def _cmd_python(args) -> int:
     "Run code in a sandboxed session, or show the sandbox's isolation layers."
     from toolcall_lib.interp import Sandbox
@@ -204,12 +204,12 @@ def _python_arguments(parser):
 register_subcommand('python', _python_arguments, _cmd_python, help='run code in a sandboxed session',
                     description='Run Python code in a sandboxed session: no network, no host files, no secrets.')
 
-# %% ../nbs/06_cli.ipynb 25
+# %% ../nbs/06_cli.ipynb 32
 from .mcp_cli import MCP_DESCRIPTION, MCP_HELP, add_mcp_arguments, run_mcp_command
 
 register_subcommand('mcp', add_mcp_arguments, run_mcp_command, help=MCP_HELP, description=MCP_DESCRIPTION)
 
-# %% ../nbs/06_cli.ipynb 27
+# %% ../nbs/06_cli.ipynb 34
 def _looks_like_json(text:str) -> bool:
     "Does `text` open like a JSON object or array (and not like `[get_weather(...)]` or `[TOOL_CALLS]`)?"
     stripped = text.lstrip()
@@ -292,7 +292,7 @@ def _run_arguments(parser):
 register_subcommand('run', _run_arguments, _cmd_run, help="run the tool calls in a model's reply",
                     description="Run the tool calls in a model's reply and print the tool-result messages as JSON.")
 
-# %% ../nbs/06_cli.ipynb 29
+# %% ../nbs/06_cli.ipynb 36
 class _OneLineErrors(argparse.ArgumentParser):
     "argparse prints the whole usage before a usage error; one line that points at `--help` is easier to read."
     def error(self, message):
@@ -309,7 +309,7 @@ def build_parser() -> argparse.ArgumentParser:
         subparser.set_defaults(handler=handler)
     return parser
 
-# %% ../nbs/06_cli.ipynb 30
+# %% ../nbs/06_cli.ipynb 37
 _USER_ERRORS = (CliError, ValueError, TypeError, LookupError, ImportError, OSError, SyntaxError)
 
 def _quiet_stdout():

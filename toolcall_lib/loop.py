@@ -18,7 +18,7 @@ __all__ = ['PROVIDERS', 'PendingCall', 'is_stream_event', 'detect_provider', 'ex
            'acollect_stream', 'reply_text', 'ReplayClient', 'sdk_provider', 'SDKClient', 'StepLimitReached', 'Chat',
            'RecordingClient', 'RecordingMismatch', 'check_recording']
 
-# %% ../nbs/05_loop.ipynb 6
+# %% ../nbs/05_loop.ipynb 12
 PROVIDERS = ('openai', 'openai-responses', 'anthropic', 'gemini', 'text')
 
 @dataclass(frozen=True)
@@ -29,7 +29,7 @@ class PendingCall:
     call_id: str|None = None # The provider's id for matching the result (Gemini may send none)
     provider: str = 'text' # Which wire format the call came in
 
-# %% ../nbs/05_loop.ipynb 8
+# %% ../nbs/05_loop.ipynb 14
 def _as_plain(reply):
     "SDK objects become the plain dicts of their wire format: pydantic models dumped by alias (google-genai's field names are snake_case, its aliases the API's camelCase), without unset fields."
     if isinstance(reply, (dict, list, str)): return reply
@@ -82,7 +82,7 @@ def _check_format(reply, provider:str):
         raise ValueError(f'expected a reply in {provider} format, got one in {found} format: set provider={found!r} '
                          f'(toolcall run --provider {found}), or point the client at a {provider} API')
 
-# %% ../nbs/05_loop.ipynb 15
+# %% ../nbs/05_loop.ipynb 22
 def _openai_message(reply):
     return reply['choices'][0]['message'] if 'choices' in reply else reply
 
@@ -140,7 +140,7 @@ def extract_calls(
     except (KeyError, IndexError, TypeError, AttributeError) as error:
         raise ValueError(f'malformed {provider} reply: {type(error).__name__}: {error}') from None
 
-# %% ../nbs/05_loop.ipynb 18
+# %% ../nbs/05_loop.ipynb 25
 _DATA_STR_PACKAGES = {'builtins', 'datetime', 'uuid', 'decimal', '_decimal', '_pydecimal', 'pathlib', 'enum', 'pydantic'}
 
 def _writes_own_str(value) -> bool:
@@ -175,7 +175,7 @@ def tool_result_text(
 
 def _text(result:CallResult) -> str: return tool_result_text(result.value) if result.ok else result.error
 
-# %% ../nbs/05_loop.ipynb 23
+# %% ../nbs/05_loop.ipynb 30
 _IMAGE_SIGNATURES = ((b'\x89PNG\r\n\x1a\n', 'image/png'), (b'\xff\xd8\xff', 'image/jpeg'), (b'GIF87a', 'image/gif'), (b'GIF89a', 'image/gif'))
 
 def _bytes_image(data:bytes):
@@ -223,7 +223,7 @@ def result_content(
         if images: return tool_result_text(value), images
     return tool_result_text(value), []
 
-# %% ../nbs/05_loop.ipynb 25
+# %% ../nbs/05_loop.ipynb 32
 _IMAGE_NOTE = 'The result is an image; it follows in the next message.'
 
 def _data_url(mime:str, data:str) -> str: return f'data:{mime};base64,{data}'
@@ -293,7 +293,7 @@ def result_messages(
     if provider not in _WRITERS: raise ValueError(f'unknown provider {provider!r}: use one of {", ".join(PROVIDERS)}')
     return _WRITERS[provider](results)
 
-# %% ../nbs/05_loop.ipynb 30
+# %% ../nbs/05_loop.ipynb 37
 @dataclass(frozen=True)
 class Step:
     "One thing that happened, for `on_step`: a model reply, a tool call the model asked for, or a call's result."
@@ -368,7 +368,7 @@ async def run_tools_async(
         for result in results: await _maybe_await(on_step(Step('result', result, step_number)))
     return result_messages(results, provider)
 
-# %% ../nbs/05_loop.ipynb 32
+# %% ../nbs/05_loop.ipynb 39
 def _run_sync(coroutine):
     "Run `coroutine` to completion whether or not this thread already runs an event loop."
     try: asyncio.get_running_loop()
@@ -387,7 +387,7 @@ def run_tools(
     "Run the tool calls in `reply` and return the tool-result messages, in the reply's own format."
     return _run_sync(run_tools_async(reply, ns, provider, max_concurrency, timeout, approve, on_step))
 
-# %% ../nbs/05_loop.ipynb 44
+# %% ../nbs/05_loop.ipynb 51
 class _ChatChunks:
     "OpenAI Chat Completions chunks -> a `chat.completion`."
     def __init__(self): self.head, self.choices = {'object': 'chat.completion'}, {}
@@ -592,7 +592,7 @@ async def acollect_stream(
     async for event in events: collector.add(event)
     return collector.reply()
 
-# %% ../nbs/05_loop.ipynb 54
+# %% ../nbs/05_loop.ipynb 61
 _SCHEMA_FORMAT = {'openai': 'openai', 'openai-responses': 'openai-responses', 'anthropic': 'anthropic',
                   'gemini': 'gemini', 'text': 'openai'}
 
@@ -631,7 +631,7 @@ def reply_text(
     from toolcall_lib.parse import parse_tool_calls
     return parse_tool_calls(reply).text
 
-# %% ../nbs/05_loop.ipynb 57
+# %% ../nbs/05_loop.ipynb 64
 def _is_stream(reply) -> bool:
     "Is `reply` a stream of events (a generator, an SDK stream) rather than a reply?"
     if isinstance(reply, (dict, list, str, bytes)) or callable(getattr(reply, 'model_dump', None)): return False
@@ -664,7 +664,7 @@ class ReplayClient:
         if not self.replies: raise RuntimeError('ReplayClient has no recorded reply left')
         return self.replies.pop(0)
 
-# %% ../nbs/05_loop.ipynb 59
+# %% ../nbs/05_loop.ipynb 66
 _SDK_CLASSES = {'openai': (('OpenAI',), ('AsyncOpenAI',)),
                 'anthropic': (('Anthropic', 'AnthropicBedrock', 'AnthropicVertex'), ('AsyncAnthropic', 'AsyncAnthropicBedrock', 'AsyncAnthropicVertex')),
                 'google.genai.client': (('Client',), ('AsyncClient',))}
@@ -741,7 +741,7 @@ class SDKClient:
 
     def __repr__(self): return f'SDKClient({type(self.client).__name__}, model={self.model!r}, provider={self.provider!r}, stream={self.stream})'
 
-# %% ../nbs/05_loop.ipynb 61
+# %% ../nbs/05_loop.ipynb 68
 _SYSTEM_IN_MESSAGES = ('openai', 'openai-responses', 'text')
 
 class StepLimitReached(RuntimeError):
@@ -841,7 +841,7 @@ class Chat:
         "The content of every tool result sent so far, in order (text, or the provider's content blocks)."
         return _tool_results(self.messages, self.provider)
 
-# %% ../nbs/05_loop.ipynb 79
+# %% ../nbs/05_loop.ipynb 86
 class RecordingClient:
     "A model client that passes every call on to `client` and keeps the requests and replies as JSON, to save as a recording."
     def __init__(self,
