@@ -123,3 +123,50 @@ def test_host_with_file_descriptors_above_1023():
     finally:
         for fd in held: os.close(fd)
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+# --- liveness under the hardened layers: what a model's code needs still works --------------------------
+
+def test_numpy_pandas_and_a_large_array_at_the_default_limits():
+    pytest.importorskip('numpy'); pytest.importorskip('pandas')
+    with Sandbox(require_isolation=True, timeout=120) as box:
+        assert box.run('import numpy as np, pandas as pd\nint(pd.DataFrame({"a": np.arange(4)}).a.sum())').value == '6'
+        assert box.run('big = np.ones(1_500_000_000 // 8); big.nbytes, float(big.sum())').value == '(1500000000, 187500000.0)'
+        assert box.run('del big; import os; sorted(os.listdir("/proc/self/task"))').value == "['1']"  # BLAS started no thread pool
+
+
+def test_matplotlib_figure_comes_back_as_an_image():
+    pytest.importorskip('matplotlib')
+    with Sandbox(require_isolation=True, timeout=120) as box:
+        result = box.run('import matplotlib.pyplot as plt\nplt.plot([1, 3, 2]);')
+        assert result.ok and len(result.images) == 1 and result.images[0].width > 100
+        box.run('plt.plot([1, 2]); plt.savefig("plot.png")')
+        assert box.read_file('plot.png').startswith(b'\x89PNG') and 'plot.png' in box.files()
+
+
+def test_subprocess_of_shell_tools():
+    with Sandbox(require_isolation=True) as box:
+        box.run('import subprocess')
+        assert box.run('subprocess.run(["sh", "-c", "echo $((6 * 7)) | tee answer"], capture_output=True, text=True).stdout').value == "'42\\n'"
+        assert box.run('subprocess.run(["ls", "/scratch"], capture_output=True, text=True).stdout').value == "'answer\\n'"
+        assert box.run('subprocess.run(["id", "-un"], capture_output=True, text=True).stdout').value == "'sandbox\\n'"
+
+
+def test_shared_paths_read_and_write(tmp_path):
+    data, out = tmp_path / 'data', tmp_path / 'out'
+    data.mkdir(); out.mkdir(); out.chmod(0o777); tmp_path.chmod(0o755)
+    (data / 'input.csv').write_text('a,b\n1,2\n')
+    with Sandbox(require_isolation=True, read_paths=[data], write_paths=[out]) as box:
+        assert box.run(f'open({str(data / "input.csv")!r}).read().upper()').value == "'A,B\\n1,2\\n'"
+        assert box.run(f'open({str(out / "result.txt")!r}, "w").write("done")').value == '4'
+        assert box.read_file(str(out / 'result.txt')) == b'done'
+    assert (out / 'result.txt').read_text() == 'done'
+
+
+def test_keep_background_lets_work_span_cells():
+    with Sandbox(require_isolation=False, keep_background=True) as box:
+        assert not box.status().fully_isolated and box.status().missing == ['background']
+        box.run('import threading, time\ncount = 0\ndef tick():\n    global count\n    while True: count += 1; time.sleep(0.01)\n'
+                'threading.Thread(target=tick, daemon=True).start()')
+        first = int(box.run('time.sleep(0.1); count').value)
+        assert int(box.run('time.sleep(0.1); count').value) > first
