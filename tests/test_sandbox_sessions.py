@@ -170,3 +170,31 @@ def test_keep_background_lets_work_span_cells():
                 'threading.Thread(target=tick, daemon=True).start()')
         first = int(box.run('time.sleep(0.1); count').value)
         assert int(box.run('time.sleep(0.1); count').value) > first
+
+
+def test_a_dead_template_is_restarted_and_live_sessions_survive_it():
+    from toolcall_lib.interp import _template
+    with Sandbox() as first:
+        first.run('kept = "first"')
+        _template.process.kill(); _template.process.wait()
+        with Sandbox() as second:  # a new template is started for it
+            assert second.run('1 + 1').value == '2'
+        assert first.run('kept').value == "'first'"
+
+
+def test_a_failed_restart_never_writes_to_a_reused_descriptor(tmp_path):
+    import os, pathlib
+    shared = tmp_path / 'input'; shared.mkdir(); tmp_path.chmod(0o755)
+    with Sandbox(read_paths=[shared]) as box:
+        shared.rename(tmp_path / 'moved'); shared.symlink_to('/')  # the pinned path is gone: every restart fails
+        died = box.run('import os; os._exit(0)')
+        assert died.state_lost and died.notes[-1].startswith('the restart failed (shared path')
+        result = box.run('1 + 1')
+        assert result.error.startswith('SandboxError: the sandbox could not be started (shared path') and box._worker.request_fd is None
+        victims = [tmp_path / f'victim-{index}' for index in range(8)]
+        handles = [open(victim, 'wb+') for victim in victims]  # take the lowest free descriptors, as a busy host would
+        try:
+            for _ in range(3): assert box.run('print("x" * 100)').state_lost
+        finally:
+            for handle in handles: handle.close()
+        assert all(victim.read_bytes() == b'' for victim in victims)

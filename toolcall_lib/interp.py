@@ -719,23 +719,17 @@ def _bootstrap_session(request_fd:int, # Pipe end the worker reads requests from
         message = str(exception) if isinstance(exception, SandboxError) else f'sandbox setup failed: {exception!r}'
         _write_all(reply_fd, _pack_frame({'fatal': message}))
         os._exit(1)
-    go_read, go_write = os.pipe()
     worker = os.fork()
-    if worker:  # reports the worker's host pid (for the host's pidfd), then reaps it
-        os.close(go_read)
+    if worker:  # stays behind only to reap the worker
         for _, fd, _ in sources: os.close(fd)
-        _write_all(reply_fd, _pack_frame({'pid': worker}))
-        os.close(go_write)
         os.close(request_fd); os.close(reply_fd)
         while True:
             try: _, status = os.waitpid(worker, 0); break
             except ChildProcessError: status = 0; break
             except KeyboardInterrupt: continue
         os._exit(os.waitstatus_to_exitcode(status) & 0xff if status else 0)
-    os.close(go_write)
-    os.read(go_read, 1)
-    os.close(go_read)
     try:
+        host_pid = int(os.readlink('/proc/self'))  # the host's /proc is still mounted here: the pid the host can open a pidfd on
         os.setsid()
         _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
         keep = sorted({request_fd, reply_fd, *[fd for _, fd, _ in sources]})
@@ -767,7 +761,7 @@ def _bootstrap_session(request_fd:int, # Pipe end the worker reads requests from
     del config  # nothing of the settings stays reachable from the code
     kernel = _Kernel()
     signal.signal(signal.SIGINT, kernel.on_interrupt)
-    _write_all(reply_fd, _pack_frame({'ready': True, 'layers': layers}))
+    _write_all(reply_fd, _pack_frame({'ready': True, 'pid': host_pid, 'layers': layers}))
     _serve(kernel, request_fd, reply_fd, keep_background)
     os._exit(0)
 
@@ -792,6 +786,7 @@ def _template_main():
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     bootstraps = set()  # pids only: the template never holds a session's settings
     _python_read_paths()  # cached before any fork: a session computes it after leaving the host's uid
+    import gc; gc.freeze()  # the collector of a forked session then leaves the template's objects (and their pages) alone
 
     def reap():
         while bootstraps:
@@ -964,10 +959,10 @@ def _remove_cgroup(path:str|None):
     "Remove a cgroup once its processes are gone (they die asynchronously after a kill); never raises."
     if not path: return
     import os, time  # local: may run from a finalizer at interpreter exit
-    for _ in range(200):
+    for attempt in range(300):  # about 2 s in all: the first retries come quickly, as the last processes usually exit at once
         try: os.rmdir(path); return
         except FileNotFoundError: return
-        except OSError: time.sleep(0.01)
+        except OSError: time.sleep(0.0005 * min(attempt + 1, 20))
 
 # %% ../nbs/04_interp.ipynb 96
 def _read_regular_file(directory_fd:int, # Directory the name is relative to
@@ -1307,13 +1302,11 @@ class Sandbox:
         deadline = time.monotonic() + 30
         try:
             _write_all(request_write, _pack_frame(self._config(worker.cgroups)), deadline)  # read by the session's own bootstrap
-            hello = worker.reader.read(deadline)
-            if 'fatal' in hello: raise SandboxError(str(hello['fatal'])[:2000])
-            worker.pid = hello.get('pid') if isinstance(hello.get('pid'), int) else None
+            ready = worker.reader.read(deadline)
+            worker.pid = ready.get('pid') if isinstance(ready.get('pid'), int) and ready['pid'] > 0 else None
             if worker.pid:
                 try: worker.pidfd = os.pidfd_open(worker.pid)
                 except (AttributeError, OSError): worker.pidfd = None
-            ready = worker.reader.read(deadline)
         except (_FrameTimeout, _FrameViolation, EOFError, BrokenPipeError) as exception:
             worker.stop()
             raise SandboxError(f'the sandbox worker failed to start ({exception!r})') from None
