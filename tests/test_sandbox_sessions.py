@@ -164,7 +164,10 @@ def test_shared_paths_read_and_write(tmp_path):
 
 
 def test_keep_background_lets_work_span_cells():
-    with Sandbox(require_isolation=False, keep_background=True) as box:
+    from toolcall_lib.interp import IsolationError
+    with pytest.raises(IsolationError, match='isolation layers missing on this system: background'):
+        Sandbox(require_isolation=True, keep_background=True)  # fails closed: its replies could be forged by leftover work
+    with pytest.warns(UserWarning, match='sandbox running without: background'), Sandbox(keep_background=True) as box:
         assert not box.status().fully_isolated and box.status().missing == ['background']
         box.run('import threading, time\ncount = 0\ndef tick():\n    global count\n    while True: count += 1; time.sleep(0.01)\n'
                 'threading.Thread(target=tick, daemon=True).start()')

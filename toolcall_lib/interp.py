@@ -1321,8 +1321,9 @@ class Sandbox:
         missing = self.status().missing
         if missing and self.require_isolation:
             worker.stop()
-            raise IsolationError(f'isolation layers missing on this system: {", ".join(missing)}; '
-                                 'run on a Linux kernel with user namespaces and Landlock, or pass require_isolation=False')
+            advice = ('keep_background=True gives up the background layer' if missing == ['background'] else
+                      'run on a Linux kernel with user namespaces, the new mount API (5.12+) and Landlock')
+            raise IsolationError(f'isolation layers missing on this system: {", ".join(missing)}; {advice}, or pass require_isolation=False')
         if missing: warnings.warn(f'sandbox running without: {", ".join(missing)}', IsolationWarning, stacklevel=3)
 
     @staticmethod
