@@ -741,7 +741,9 @@ def _bootstrap_session(request_fd:int, # Pipe end the worker reads requests from
         _prctl(_PR_SET_DUMPABLE, 1)  # the uid change cleared it: the host's pidfd and /proc/<pid>/root need it
         layers['rlimits'] = _apply_rlimits(config['rlimits'])
         writable = [_SCRATCH, '/dev/null', *[path for path, writable, *_ in config['shared'] if writable]]
-        landlock = _apply_landlock(['/'], writable) if layers['namespaces'] else {'abi': 0, 'fs': False, 'net': False, 'scoped': False}
+        if layers['namespaces']: landlock = _apply_landlock(['/'], writable)
+        else:  # no view of its own: at least keep the host's files out of reach, except what Python needs to run
+            landlock = _apply_landlock([*_python_read_paths(), *[f'/{name}' for name in _SYSTEM_TOP_LEVEL], '/etc/ld.so.cache'], ['/dev/null'])
         layers.update(landlock_fs=landlock['fs'], landlock_net=landlock['net'], landlock_scope=landlock['scoped'],
                       landlock_abi=landlock['abi'])
         layers['capabilities_dropped'] = _drop_capabilities()
