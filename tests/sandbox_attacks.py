@@ -85,7 +85,9 @@ def run_attacks(interp, workdir:str) -> dict:
         result = box.run('import os\nfor _ in range(3000): os.mkdir("d"); os.chdir("d")\nos._exit(0)')
         outcomes['deep_tree_exit'] = f'state_lost={result.state_lost} notes={len(result.notes)}'
         outcomes['after_deep_tree'] = last_line(box.run('1 + 1'))
-        box.run('import os\nfor _ in range(3000): os.mkdir("d"); os.chdir("d")')
+        box.run('import os\nopen("top.txt", "w").close()\nfor _ in range(3000): os.mkdir("d"); os.chdir("d"); open("f", "w").close()')
+        listed = attempt(box.files)  # one descriptor open at a time, 32 levels at most: the host never runs out of fds
+        outcomes['files_of_deep_tree'] = f"{len(eval(listed[4:]))} {eval(listed[4:])[:2]}" if listed.startswith('ok: ') else listed
     outcomes['close_after_deep_tree'] = 'closed'
     # 6. other sessions' secrets: nothing of another session is in this worker's memory
     with interp.Sandbox(require_isolation=True, env={'OTHER_KEY': SECRET}) as holder, interp.Sandbox(require_isolation=True) as box:
@@ -217,6 +219,7 @@ def expected_outcomes(workdir:str, root:bool, paths:str) -> dict:
         'deep_tree_exit': 'state_lost=True notes=1',
         'after_deep_tree': '2',
         'close_after_deep_tree': 'closed',
+        'files_of_deep_tree': f"33 {['d/' * 32 + 'f', 'd/' * 31 + 'f']}",  # top.txt and one file in each of the first 32 levels
         'holder_sees_own_key': 'True',
         'find_other_session_key': '0',
         'scratch_of_other_session': '([], False)',

@@ -1007,22 +1007,21 @@ class _FileSystemIds:
     def __exit__(self, *exc_info):
         _libc.setfsgid(self.saved[1]); _libc.setfsuid(self.saved[0])
 
-def _regular_files(directory_fd:int, max_entries:int=10_000) -> list:
-    "Relative paths of the regular files beneath `directory_fd`, walked without recursion or symlinks, at most `max_entries`."
-    found, pending = [], [('', os.open('.', os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC, dir_fd=directory_fd))]
-    try:
-        while pending and len(found) < max_entries:
-            prefix, fd = pending.pop()
-            try:
-                with os.scandir(fd) as entries:
-                    for entry in entries:
-                        if entry.is_file(follow_symlinks=False): found.append(prefix + entry.name)
-                        elif entry.is_dir(follow_symlinks=False) and len(pending) < max_entries:
-                            try: pending.append((prefix + entry.name + '/', os.open(entry.name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=fd)))
-                            except OSError: pass  # no permission, or replaced since it was listed
-            finally: os.close(fd)
-    finally:
-        for _, fd in pending: os.close(fd)
+def _regular_files(directory_fd:int, max_entries:int=10_000, max_depth:int=32) -> list:
+    "Relative paths of the regular files beneath `directory_fd`: no recursion, no symlink followed, one fd open at a time, bounded."
+    found, pending, seen = [], [''], 0
+    while pending and len(found) < max_entries and seen < 10 * max_entries:
+        prefix = pending.pop()
+        try: fd = _open_beneath(directory_fd, prefix.rstrip('/'), os.O_RDONLY | os.O_DIRECTORY) if prefix else \
+                  os.open('.', os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC, dir_fd=directory_fd)
+        except OSError: continue  # no permission, or replaced since it was listed
+        try:
+            with os.scandir(fd) as entries:
+                for entry in entries:
+                    seen += 1
+                    if entry.is_file(follow_symlinks=False): found.append(prefix + entry.name)
+                    elif entry.is_dir(follow_symlinks=False) and prefix.count('/') < max_depth: pending.append(prefix + entry.name + '/')
+        finally: os.close(fd)
     return sorted(found[:max_entries])
 
 # %% ../nbs/04_interp.ipynb 99
@@ -1500,7 +1499,7 @@ class Sandbox:
             with _FileSystemIds(*self._ids()): _write_regular_file(directory, relative, bytes(data))
 
     def files(self) -> list:
-        "Relative paths of the regular files in the session's scratch directory (symlinks and special files left out)."
+        "Relative paths of the regular files in scratch (no symlinks or special files; at most 10,000, at most 32 directories deep)."
         with self._lock:
             if self._closed: raise SandboxClosedError('this sandbox is closed; create a new Sandbox')
             directory, _ = self._directory_fd('.')
