@@ -2,14 +2,18 @@
 
 Every test tries one way out of the sandbox and asserts the exact outcome: the error the code sees,
 and that nothing changed outside. The sandbox is created with `require_isolation=True`, so on a kernel
-without user namespaces or Landlock these tests fail loudly instead of passing on a weaker sandbox."""
-import os, signal, socket, sys, time
+without user namespaces or Landlock these tests fail loudly instead of passing on a weaker sandbox.
+The attacks of issue 10 live in `sandbox_attacks.py`, shared with `test_sandbox_nonroot.py`, which runs
+them again as an unprivileged user."""
+import os, signal, socket, sys, tempfile, time
 from pathlib import Path
 import pytest
 
 if sys.platform != 'linux': pytest.skip('the sandbox layers are Linux kernel features', allow_module_level=True)
 
+from toolcall_lib import interp
 from toolcall_lib.interp import Sandbox, python
+import sandbox_attacks
 
 PROJECT = Path(__file__).resolve().parents[1]
 SECRET_NAME, SECRET_VALUE = 'TOOLCALL_ESCAPE_TEST_API_KEY', 'sk-escape-test-0123456789'
@@ -35,56 +39,85 @@ def sandbox():
 def test_every_layer_is_active(sandbox):
     status = sandbox.status()
     assert status.missing == []
-    assert {layer.name for layer in status.layers} == {'process', 'namespaces', 'nested_namespaces', 'landlock_fs', 'landlock_net',
-        'landlock_scope', 'seccomp', 'memory', 'cpu', 'processes', 'files', 'no_new_privs', 'environment'}
+    assert {layer.name for layer in status.layers} == {'process', 'namespaces', 'filesystem', 'unprivileged_user', 'nested_namespaces',
+        'landlock_fs', 'landlock_net', 'landlock_scope', 'seccomp', 'memory', 'disk', 'cpu', 'processes', 'files', 'no_new_privs',
+        'environment', 'background'}
+
+
+# --- the attacks of issue 10, and more of the same kinds (also run as an unprivileged user) -----------
+
+@pytest.fixture(scope='module')
+def attack_outcomes(tmp_path_factory):
+    workdir = tmp_path_factory.mktemp('attacks'); workdir.chmod(0o755)
+    outcomes = sandbox_attacks.run_attacks(interp, str(workdir))
+    return outcomes, sandbox_attacks.expected_outcomes(str(workdir), os.geteuid() == 0, outcomes['_paths'])
+
+
+@pytest.mark.parametrize('attack', sorted(sandbox_attacks.expected_outcomes('/w', True, "('/p', '/s')")))
+def test_attack(attack_outcomes, attack):
+    outcomes, expected = attack_outcomes
+    assert outcomes[attack] == expected[attack]
 
 
 # --- files -----------------------------------------------------------------------------------------
 
 def test_scratch_directory_is_writable(sandbox):
     assert sandbox.run('open("notes.txt", "w").write("kept")').value == '4'
-    assert (Path(sandbox.scratch) / 'notes.txt').read_text() == 'kept'
+    assert sandbox.run('os.getcwd()').value == repr(sandbox.scratch) == "'/scratch'"
+    assert sandbox.read_file('notes.txt') == b'kept' and 'notes.txt' in sandbox.files()
 
 
-@pytest.mark.parametrize('target', ['/tmp/toolcall-escape-probe', str(PROJECT / 'escape-probe'), '/root/escape-probe'])
-def test_write_outside_scratch_is_denied(sandbox, target):
+@pytest.mark.parametrize('target, error', [
+    ('/tmp/toolcall-escape-probe', 'FileNotFoundError: [Errno 2] No such file or directory'),  # not in the sandbox's view
+    ('/usr/escape-probe', 'OSError: [Errno 30] Read-only file system'),
+    (str(PROJECT / 'escape-probe'), 'OSError: [Errno 30] Read-only file system'),  # only .venv and toolcall_lib are shown here
+    ('/escape-probe', 'OSError: [Errno 30] Read-only file system')])
+def test_write_outside_scratch_is_denied(sandbox, target, error):
     result = sandbox.run(f'open({target!r}, "w")')
-    assert last_line(result) == f"PermissionError: [Errno 13] Permission denied: {target!r}"
+    assert last_line(result) == f"{error}: {target!r}"
     assert not os.path.exists(target)
 
 
 def test_dev_null_is_the_only_writable_device(sandbox):
     assert sandbox.run('open("/dev/null", "w").write("gone")').value == '4'
-    assert last_line(sandbox.run('open("/dev/zero", "w")')) == "PermissionError: [Errno 13] Permission denied: '/dev/zero'"
-    assert last_line(sandbox.run('open("/dev/null-probe", "w")')) == "PermissionError: [Errno 13] Permission denied: '/dev/null-probe'"
+    assert last_line(sandbox.run('open("/dev/zero", "w")')) == "PermissionError: [Errno 13] Permission denied: '/dev/zero'"  # Landlock
+    assert last_line(sandbox.run('open("/dev/null-probe", "w")')) == "OSError: [Errno 30] Read-only file system: '/dev/null-probe'"
+    assert sandbox.run('sorted(os.listdir("/dev"))').value == \
+        "['fd', 'full', 'null', 'random', 'stderr', 'stdin', 'stdout', 'urandom', 'zero']"
     assert not os.path.exists('/dev/null-probe')
 
 
-def test_read_home_directory_is_denied(sandbox):
-    home = os.path.expanduser('~')
-    assert last_line(sandbox.run(f'os.listdir({home!r})')) == f"PermissionError: [Errno 13] Permission denied: {home!r}"
+def test_home_directory_is_not_visible(sandbox):
+    probe = Path(os.path.expanduser('~')) / 'toolcall-escape-home-probe.txt'
+    probe.write_text('private')
+    try: assert sandbox.run(f'os.path.exists({str(probe)!r})').value == 'False'
+    finally: probe.unlink()
 
 
-def test_read_project_checkout_is_denied(sandbox):
-    for path in (PROJECT / 'settings.ini', PROJECT / 'toolcall_lib' / 'interp.py'):
-        assert last_line(sandbox.run(f'open({str(path)!r}).read()')) == f"PermissionError: [Errno 13] Permission denied: {str(path)!r}"
+def test_project_checkout_is_not_visible(sandbox):
+    for path in (PROJECT / 'settings.ini', PROJECT / '.git'):
+        assert last_line(sandbox.run(f'open({str(path)!r}).read()')) == f"FileNotFoundError: [Errno 2] No such file or directory: {str(path)!r}"
+    # the package itself is shown (read-only), so `import toolcall_lib` works inside
+    assert sandbox.run(f'os.path.exists({str(PROJECT / "toolcall_lib" / "interp.py")!r})').value == 'True'
 
 
-def test_symlink_hardlink_and_proc_root_do_not_bypass_landlock(sandbox):
+def test_symlink_hardlink_and_proc_root_reach_nothing(sandbox):
     target = str(PROJECT / 'settings.ini')
     assert last_line(sandbox.run(f'os.symlink({target!r}, "link"); open("link").read()')) == \
-        "PermissionError: [Errno 13] Permission denied: 'link'"
+        "FileNotFoundError: [Errno 2] No such file or directory: 'link'"
     assert last_line(sandbox.run(f'os.link({target!r}, "hard")')) == \
-        f"OSError: [Errno 18] Invalid cross-device link: {target!r} -> 'hard'"
+        f"FileNotFoundError: [Errno 2] No such file or directory: {target!r} -> 'hard'"
     assert last_line(sandbox.run(f'open("/proc/self/root" + {target!r}).read()')) == \
-        f"PermissionError: [Errno 13] Permission denied: '/proc/self/root{target}'"
+        f"FileNotFoundError: [Errno 2] No such file or directory: '/proc/self/root{target}'"
+    assert last_line(sandbox.run('os.link(sys.executable, "python-link")')) == \
+        f"OSError: [Errno 18] Invalid cross-device link: {sys.executable!r} -> 'python-link'"
 
 
 def test_file_size_limit():
     with Sandbox(require_isolation=True, max_file_mb=1) as box:
         assert last_line(box.run('f = open("big", "wb"); f.write(b"0" * (2 << 20)); f.flush()')) == \
             'OSError: [Errno 27] File too large'
-        assert os.path.getsize(Path(box.scratch) / 'big') <= 1 << 20
+        assert len(box.read_file('big')) <= 1 << 20
 
 
 def test_open_files_limit():
@@ -128,10 +161,11 @@ def test_resolving_a_host_name_fails(sandbox):
 
 def test_host_environment_is_not_visible(sandbox):
     assert sandbox.run(f'os.environ.get({SECRET_NAME!r})').value is None
-    assert sandbox.run('sorted(os.environ)').value == "['HOME', 'LANG', 'MPLBACKEND', 'MPLCONFIGDIR', 'PATH', 'TMPDIR']"
-    for pid in (1, os.getpid()):
-        assert last_line(sandbox.run(f'open("/proc/{pid}/environ").read()')) == \
-            f"PermissionError: [Errno 13] Permission denied: '/proc/{pid}/environ'"
+    assert sandbox.run('sorted(os.environ)').value == ("['HOME', 'LANG', 'MKL_NUM_THREADS', 'MPLBACKEND', 'MPLCONFIGDIR', "
+                                                       "'OMP_NUM_THREADS', 'OPENBLAS_NUM_THREADS', 'PATH', 'TMPDIR']")
+    assert sandbox.run('open("/proc/1/environ").read()').value == "''"  # the worker itself: the template started with no environment
+    assert last_line(sandbox.run(f'open("/proc/{os.getpid()}/environ").read()')) == \
+        f"FileNotFoundError: [Errno 2] No such file or directory: '/proc/{os.getpid()}/environ'"  # the host: not in this /proc
 
 
 def test_signalling_the_host_is_impossible(sandbox):
@@ -182,16 +216,18 @@ def test_no_new_privs_and_no_capabilities(sandbox):
 
 def test_class_hierarchy_walk_to_subprocess_gains_nothing(sandbox):
     # the classic walk from a literal to the os module's globals and on to subprocess: reachable, because
-    # import allow-lists are not a boundary in CPython, but every door it opens is shut by the kernel layers
+    # import allow-lists are not a boundary in CPython; a shell and tools run, but inside the same view and layers
     walk = 'g = next(c for c in ().__class__.__base__.__subclasses__() if c.__name__ == "_wrap_close").__init__.__globals__'
     assert sandbox.run(f'{walk}; g["__name__"]').value == "'os'"
-    assert sandbox.run('g["system"]("cat /etc/hostname")').value == str(127 << 8)  # no shell may be executed
-    assert last_line(sandbox.run('g["execv"]("/bin/cat", ["cat", "/etc/hostname"])')) == 'PermissionError: [Errno 13] Permission denied'
     popen = 'g["sys"].modules["builtins"].__import__("subprocess").Popen'
-    assert last_line(sandbox.run(f'{popen}(["/bin/cat", "/etc/hostname"])')) == "PermissionError: [Errno 13] Permission denied: '/bin/cat'"
+    assert sandbox.run(f'{popen}(["cat", "/etc/hostname"], stdout=-1).communicate()[0]').value == "b'sandbox\\n'"
+    assert sandbox.run(f'{popen}(["sh", "-c", "ls / | wc -l; id -un"], stdout=-1, text=True).communicate()[0]').value.endswith("\\nsandbox\\n'")
     target = str(PROJECT / 'settings.ini')
     result = sandbox.run(f'r = {popen}([sys.executable, "-c", "open({target!r})"], stderr=-1, text=True); r.wait(), r.stderr.read().splitlines()[-1]')
-    assert result.value == repr((1, f"PermissionError: [Errno 13] Permission denied: {target!r}"))  # children inherit every layer
+    assert result.value == repr((1, f"FileNotFoundError: [Errno 2] No such file or directory: {target!r}"))
+    assert sandbox.run(f'{popen}(["touch", "/usr/x"], stderr=-1).communicate()[1].decode().strip()').value == \
+        '"touch: cannot touch \'/usr/x\': Read-only file system"'
+    assert sandbox.run(f'{popen}(["sh", "-c", "echo hi > /scratch/from-shell"]).wait(), open("/scratch/from-shell").read()').value == "(0, 'hi\\n')"
 
 
 # --- resources -------------------------------------------------------------------------------------
@@ -288,7 +324,8 @@ FORGE = ('import json, struct\n'
     ('json.dumps({"id": NEXT, "images": {"mime": "image/png"}}).encode()', 'images is not a list'),
     ('json.dumps({"id": NEXT, "images": 5}).encode()', 'images is not a list'),
     ('json.dumps({"id": NEXT, "value": ["not", "a", "string"]}).encode()', 'value is not a string'),
-    ('b"[" * 50_000', 'frame nests JSON arrays or objects too deeply'),
+    ('b"[" * 50_000', 'frame holds more than 512 JSON arrays, objects and elements'),
+    ('b"[" + b"1," * 100_000 + b"1]"', 'frame holds more than 512 JSON arrays, objects and elements'),
 ])
 def test_forged_reply_of_the_wrong_shape_restarts_the_worker(sandbox, payload, problem):
     # the code answers its own request with a reply the host must not trust: a clear error, never a crash of the host
@@ -321,32 +358,32 @@ def gone(pid:int) -> bool:
 
 def test_closed_sessions_leave_nothing_behind():
     box = Sandbox(require_isolation=True)
-    scratch, worker_pid, cgroup = box.scratch, box._worker.pid, box._worker.cgroup
+    worker_pid, cgroups = box._worker.pid, dict(box._worker.cgroups)
+    assert set(cgroups) == ({'pids', 'memory'} if os.geteuid() == 0 else set())
     box.run('import os\nfor _ in range(3):\n    if os.fork() == 0: import time; time.sleep(60)')
     box.close()
-    assert not os.path.exists(scratch) and gone(worker_pid)
-    assert cgroup is None or not os.path.exists(cgroup)
+    assert gone(worker_pid) and not any(os.path.exists(path) for path in cgroups.values())
     box.close()  # closing twice is fine
     box = Sandbox(require_isolation=True)
-    scratch, worker_pid = box.scratch, box._worker.pid
+    worker_pid = box._worker.pid
     del box  # garbage collection closes it too
     import gc; gc.collect()
-    assert not os.path.exists(scratch) and gone(worker_pid)
+    assert gone(worker_pid)
 
 
 def test_sessions_are_cleaned_up_when_the_host_dies_abruptly(tmp_path):
     # os._exit skips atexit and finalizers: the template notices the host is gone and cleans up
     import subprocess, json
     script = ('import json, os, sys\nfrom toolcall_lib.interp import Sandbox\nbox = Sandbox()\n'
-              'print(json.dumps([box.scratch, box._worker.pid, box._worker.cgroup]), flush=True)\nos._exit(0)')
+              'print(json.dumps([box._worker.pid, list(box._worker.cgroups.values())]), flush=True)\nos._exit(0)')
     completed = subprocess.run([sys.executable, '-c', script], capture_output=True, text=True, timeout=60)
-    scratch, worker_pid, cgroup = json.loads(completed.stdout)
+    worker_pid, cgroups = json.loads(completed.stdout)
+    left = lambda: not gone(worker_pid) or any(os.path.exists(path) for path in cgroups)
     deadline = time.monotonic() + 10
-    while time.monotonic() < deadline and (os.path.exists(scratch) or not gone(worker_pid)): time.sleep(0.05)
-    assert not os.path.exists(scratch) and gone(worker_pid)
-    assert cgroup is None or not os.path.exists(cgroup)
+    while time.monotonic() < deadline and left(): time.sleep(0.05)
+    assert not left()
 
 
 def test_python_tool_uses_a_sandbox():
     assert python('import os; os.getpid()').value == '1'
-    assert last_line(python(f'open({str(PROJECT / "settings.ini")!r})')).startswith('PermissionError: [Errno 13]')
+    assert last_line(python(f'open({str(PROJECT / "settings.ini")!r})')).startswith('FileNotFoundError: [Errno 2]')

@@ -1,13 +1,17 @@
 """The sandbox as an ordinary user. Run as root, this test drops to the `nobody` user with `runuser` and
-repeats the key escapes there: without root, the fork bomb is contained by RLIMIT_NPROC (not a cgroup) and
-every layer must still come up. Run as a normal user, it runs the same script directly."""
-import json, os, pwd, shutil, subprocess, sys, textwrap
+repeats the key escapes there, then the whole attack suite of `sandbox_attacks.py`: without root, the fork bomb
+is contained by RLIMIT_NPROC (not a cgroup), memory by per-process limits and a seccomp filter (no memory
+cgroup), and every layer must still come up. Run as a normal user, it runs the same scripts directly."""
+import json, os, pwd, shutil, subprocess, sys, tempfile, textwrap
 from pathlib import Path
 import pytest
 
 if sys.platform != 'linux': pytest.skip('the sandbox layers are Linux kernel features', allow_module_level=True)
 
 INTERP = Path(__file__).resolve().parents[1] / 'toolcall_lib' / 'interp.py'
+ATTACKS = Path(__file__).resolve().parent / 'sandbox_attacks.py'
+sys.path.insert(0, str(ATTACKS.parent))
+import sandbox_attacks
 
 SCRIPT = textwrap.dedent('''
     import importlib.util, json, os, sys
@@ -21,8 +25,6 @@ SCRIPT = textwrap.dedent('''
     with interp.Sandbox(require_isolation=True, max_processes=16) as box:
         results = {name: str(box.run(code, timeout=10)).splitlines()[-1] for name, code in codes.items()}
         results['layers'] = {layer.name: layer.detail for layer in box.status().layers if layer.active}
-        scratch = box.scratch
-    results['scratch_left'] = os.path.lexists(scratch)
     print(json.dumps({'uid': os.getuid(), **results}))
 ''')
 
@@ -35,27 +37,50 @@ def python_for(user:str) -> str|None:
     return None
 
 
+def unprivileged_command() -> list:
+    "The start of a command line that runs Python as an unprivileged user (`nobody` when we are root)."
+    if os.geteuid() != 0: return [sys.executable]
+    if not shutil.which('runuser'): pytest.skip('running as root and runuser is not installed')
+    user = pwd.getpwnam('nobody').pw_name
+    interpreter = python_for(user)
+    if interpreter is None: pytest.skip('no Python interpreter the nobody user can run')
+    return ['runuser', '-u', user, '--', interpreter]
+
+
 def test_sandbox_as_unprivileged_user():
-    if os.geteuid() == 0:
-        if not shutil.which('runuser'): pytest.skip('running as root and runuser is not installed')
-        user = pwd.getpwnam('nobody').pw_name
-        interpreter = python_for(user)
-        if interpreter is None: pytest.skip('no Python interpreter the nobody user can run')
-        command = ['runuser', '-u', user, '--', interpreter, '-c', SCRIPT]
-    else: command = [sys.executable, '-c', SCRIPT]
-    completed = subprocess.run(command + [str(INTERP), str(INTERP.parent.parent / 'settings.ini')],
+    completed = subprocess.run(unprivileged_command() + ['-c', SCRIPT, str(INTERP), str(INTERP.parent.parent / 'settings.ini')],
                                capture_output=True, text=True, timeout=120, cwd='/')
     assert completed.returncode == 0, completed.stderr
     results = json.loads(completed.stdout)
     assert results['uid'] != 0
     assert results['ids'] == '(True, 1)'
-    assert results['project'].startswith('PermissionError: [Errno 13] Permission denied:')
-    assert results['tmp'] == "PermissionError: [Errno 13] Permission denied: '/tmp/toolcall-nonroot-probe'"
+    assert results['project'].startswith('FileNotFoundError: [Errno 2] No such file or directory:')
+    assert results['tmp'] == "FileNotFoundError: [Errno 2] No such file or directory: '/tmp/toolcall-nonroot-probe'"
     assert results['fork_bomb'] == 'BlockingIOError: [Errno 11] Resource temporarily unavailable'
     assert results['after_bomb'] == '7'
     assert results['memory'] == 'MemoryError'
     assert results['connect'] == 'PermissionError: [Errno 13] Permission denied'
     assert 'RLIMIT_NPROC' in results['layers']['processes']
-    assert results['lock_scratch'] == "'locked'"
-    assert results['scratch_left'] is False  # the host gives its directories' permissions back and deletes them
+    assert 'memfd_create and SysV shared memory are refused' in results['layers']['memory']
+    assert results['layers']['unprivileged_user'] == f"runs as host uid {results['uid']}, never root"
+    assert results['lock_scratch'] == "'locked'"  # and nothing to clean up on the host: scratch is a tmpfs of the session
     assert not os.path.exists('/tmp/toolcall-nonroot-probe')
+
+
+@pytest.fixture(scope='module')
+def unprivileged_attack_outcomes():
+    workdir = tempfile.mkdtemp(prefix='toolcall-attacks-')
+    try:
+        if os.geteuid() == 0: os.chown(workdir, pwd.getpwnam('nobody').pw_uid, -1)
+        command = unprivileged_command() + [str(ATTACKS), str(INTERP), workdir]
+        completed = subprocess.run(command, capture_output=True, text=True, timeout=300, cwd='/')
+        assert completed.returncode == 0, completed.stderr
+        outcomes = json.loads(completed.stdout)
+        return outcomes, sandbox_attacks.expected_outcomes(workdir, False, outcomes['_paths'])
+    finally: shutil.rmtree(workdir, ignore_errors=True)
+
+
+@pytest.mark.parametrize('attack', sorted(sandbox_attacks.expected_outcomes('/w', False, "('/p', '/s')")))
+def test_attack_as_unprivileged_user(unprivileged_attack_outcomes, attack):
+    outcomes, expected = unprivileged_attack_outcomes
+    assert outcomes[attack] == expected[attack]

@@ -123,3 +123,81 @@ def test_host_with_file_descriptors_above_1023():
     finally:
         for fd in held: os.close(fd)
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+# --- liveness under the hardened layers: what a model's code needs still works --------------------------
+
+def test_numpy_pandas_and_a_large_array_at_the_default_limits():
+    pytest.importorskip('numpy'); pytest.importorskip('pandas')
+    with Sandbox(require_isolation=True, timeout=120) as box:
+        assert box.run('import numpy as np, pandas as pd\nint(pd.DataFrame({"a": np.arange(4)}).a.sum())').value == '6'
+        assert box.run('big = np.ones(1_500_000_000 // 8); big.nbytes, float(big.sum())').value == '(1500000000, 187500000.0)'
+        assert box.run('del big; import os; sorted(os.listdir("/proc/self/task"))').value == "['1']"  # BLAS started no thread pool
+
+
+def test_matplotlib_figure_comes_back_as_an_image():
+    pytest.importorskip('matplotlib')
+    with Sandbox(require_isolation=True, timeout=120) as box:
+        result = box.run('import matplotlib.pyplot as plt\nplt.plot([1, 3, 2]);')
+        assert result.ok and len(result.images) == 1 and result.images[0].width > 100
+        box.run('plt.plot([1, 2]); plt.savefig("plot.png")')
+        assert box.read_file('plot.png').startswith(b'\x89PNG') and 'plot.png' in box.files()
+
+
+def test_subprocess_of_shell_tools():
+    with Sandbox(require_isolation=True) as box:
+        box.run('import subprocess')
+        assert box.run('subprocess.run(["sh", "-c", "echo $((6 * 7)) | tee answer"], capture_output=True, text=True).stdout').value == "'42\\n'"
+        assert box.run('subprocess.run(["ls", "/scratch"], capture_output=True, text=True).stdout').value == "'answer\\n'"
+        assert box.run('subprocess.run(["id", "-un"], capture_output=True, text=True).stdout').value == "'sandbox\\n'"
+
+
+def test_shared_paths_read_and_write(tmp_path):
+    data, out = tmp_path / 'data', tmp_path / 'out'
+    data.mkdir(); out.mkdir(); out.chmod(0o777); tmp_path.chmod(0o755)
+    (data / 'input.csv').write_text('a,b\n1,2\n')
+    with Sandbox(require_isolation=True, read_paths=[data], write_paths=[out]) as box:
+        assert box.run(f'open({str(data / "input.csv")!r}).read().upper()').value == "'A,B\\n1,2\\n'"
+        assert box.run(f'open({str(out / "result.txt")!r}, "w").write("done")').value == '4'
+        assert box.read_file(str(out / 'result.txt')) == b'done'
+    assert (out / 'result.txt').read_text() == 'done'
+
+
+def test_keep_background_lets_work_span_cells():
+    from toolcall_lib.interp import IsolationError
+    with pytest.raises(IsolationError, match='isolation layers missing on this system: background'):
+        Sandbox(require_isolation=True, keep_background=True)  # fails closed: its replies could be forged by leftover work
+    with pytest.warns(UserWarning, match='sandbox running without: background'), Sandbox(keep_background=True) as box:
+        assert not box.status().fully_isolated and box.status().missing == ['background']
+        box.run('import threading, time\ncount = 0\ndef tick():\n    global count\n    while True: count += 1; time.sleep(0.01)\n'
+                'threading.Thread(target=tick, daemon=True).start()')
+        first = int(box.run('time.sleep(0.1); count').value)
+        assert int(box.run('time.sleep(0.1); count').value) > first
+
+
+def test_a_dead_template_is_restarted_and_live_sessions_survive_it():
+    from toolcall_lib.interp import _template
+    with Sandbox() as first:
+        first.run('kept = "first"')
+        _template.process.kill(); _template.process.wait()
+        with Sandbox() as second:  # a new template is started for it
+            assert second.run('1 + 1').value == '2'
+        assert first.run('kept').value == "'first'"
+
+
+def test_a_failed_restart_never_writes_to_a_reused_descriptor(tmp_path):
+    import os, pathlib
+    shared = tmp_path / 'input'; shared.mkdir(); tmp_path.chmod(0o755)
+    with Sandbox(read_paths=[shared]) as box:
+        shared.rename(tmp_path / 'moved'); shared.symlink_to('/')  # the pinned path is gone: every restart fails
+        died = box.run('import os; os._exit(0)')
+        assert died.state_lost and died.notes[-1].startswith('the restart failed (shared path')
+        result = box.run('1 + 1')
+        assert result.error.startswith('SandboxError: the sandbox could not be started (shared path') and box._worker.request_fd is None
+        victims = [tmp_path / f'victim-{index}' for index in range(8)]
+        handles = [open(victim, 'wb+') for victim in victims]  # take the lowest free descriptors, as a busy host would
+        try:
+            for _ in range(3): assert box.run('print("x" * 100)').state_lost
+        finally:
+            for handle in handles: handle.close()
+        assert all(victim.read_bytes() == b'' for victim in victims)

@@ -4,8 +4,8 @@
 
 # %% ../nbs/04_interp.ipynb 2
 from __future__ import annotations
-import ast, atexit, base64, builtins, ctypes, functools, io, itertools, json, linecache, math, os
-import select, signal, struct, sys, threading, time, traceback, warnings, weakref
+import ast, atexit, base64, builtins, ctypes, functools, io, itertools, json, linecache, math, os, re
+import select, signal, stat, struct, sys, threading, time, traceback, warnings, weakref
 from dataclasses import dataclass, replace
 
 # %% auto 0
@@ -82,6 +82,7 @@ def run_python_here(
 # %% ../nbs/04_interp.ipynb 33
 class _FrameTimeout(Exception): "No complete frame arrived, or could be sent, before the deadline."
 class _FrameViolation(Exception): "The peer sent something that is not a valid frame."
+class _UnrequestedFrame(_FrameViolation): "The worker sent a frame nobody asked for (its code wrote to the reply pipe)."
 
 _LONGEST_WAIT_MS = 86_400_000  # poll() takes a C int of milliseconds: a later deadline is waited for a day at a time
 
@@ -107,9 +108,21 @@ def _write_all(fd:int, data:bytes, deadline:float|None=None):
         except BlockingIOError: _wait_for(fd, select.POLLOUT, math.inf if deadline is None else deadline)  # the reader is behind
 
 # %% ../nbs/04_interp.ipynb 34
+_JSON_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)  # unrolled: each byte is matched one way only (linear)
+
+def _json_element_count(payload:bytes, # A JSON text
+                        enough:int, # The count the caller allows: an exact count is only computed past it
+                       ) -> int:
+    "An upper bound on the arrays, objects and separators of `payload` outside its strings, counted without decoding it."
+    count = payload.count(b'[') + payload.count(b'{') + payload.count(b',')
+    if count <= enough: return count
+    outside = _JSON_STRING.sub(b'""', payload)
+    return outside.count(b'[') + outside.count(b'{') + outside.count(b',')
+
 class _FrameReader:
-    "Read length-prefixed JSON frames from a file descriptor, with a size limit and a deadline."
-    def __init__(self, fd:int, limit:int=1<<24): self.fd, self.limit, self.buffer = fd, limit, bytearray()
+    "Read length-prefixed JSON frames from a file descriptor, with a size limit, an element limit and a deadline."
+    def __init__(self, fd:int, limit:int=1<<24, max_elements:int|None=None):
+        self.fd, self.limit, self.max_elements, self.buffer = fd, limit, max_elements, bytearray()
 
     def _complete_frame(self):
         if len(self.buffer) < 4: return None
@@ -118,6 +131,8 @@ class _FrameReader:
         if len(self.buffer) < 4 + size: return None
         payload = bytes(self.buffer[4:4+size])
         del self.buffer[:4+size]
+        if self.max_elements is not None and _json_element_count(payload, self.max_elements) > self.max_elements:
+            raise _FrameViolation(f'frame holds more than {self.max_elements} JSON arrays, objects and elements')
         try: message = json.loads(payload)
         except ValueError as exc: raise _FrameViolation(f'frame is not JSON: {exc}') from None
         except RecursionError: raise _FrameViolation('frame nests JSON arrays or objects too deeply') from None
@@ -134,13 +149,15 @@ class _FrameReader:
             if not chunk: raise EOFError('the worker closed its pipe')
             self.buffer += chunk
 
-# %% ../nbs/04_interp.ipynb 39
+# %% ../nbs/04_interp.ipynb 41
 _libc = ctypes.CDLL(None, use_errno=True) if sys.platform == 'linux' else None  # the C library Python is linked against
-if _libc is not None: _libc.syscall.restype = ctypes.c_long
+if _libc is not None:
+    _libc.syscall.restype = ctypes.c_long
+    _libc.mount.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_ulong, ctypes.c_char_p]
 
-_CLONE_NEWUTS, _CLONE_NEWIPC = 0x04000000, 0x08000000
+_CLONE_NEWNS, _CLONE_NEWUTS, _CLONE_NEWIPC = 0x00020000, 0x04000000, 0x08000000
 _CLONE_NEWUSER, _CLONE_NEWPID, _CLONE_NEWNET = 0x10000000, 0x20000000, 0x40000000
-_PR_SET_PDEATHSIG, _PR_SET_SECUREBITS, _PR_SET_NO_NEW_PRIVS, _PR_GET_NO_NEW_PRIVS = 1, 28, 38, 39
+_PR_SET_PDEATHSIG, _PR_SET_DUMPABLE, _PR_SET_SECUREBITS, _PR_SET_NO_NEW_PRIVS, _PR_GET_NO_NEW_PRIVS = 1, 4, 28, 38, 39
 
 def _check(result:int, what:str) -> int:
     "Raise OSError with errno if a libc call returned -1."
@@ -154,18 +171,184 @@ def _prctl(option:int, argument:int=0) -> int:
 
 def _unshare(flags:int): _check(_libc.unshare(flags), 'unshare')
 
-# %% ../nbs/04_interp.ipynb 41
-def _enter_namespaces(uid:int, # Host uid to map to itself inside the namespace
-                      gid:int, # Host gid to map to itself
-                     ) -> bool:
-    "Move this process into new user, network, IPC and UTS namespaces (its children into a new PID namespace)."
-    try: _unshare(_CLONE_NEWUSER | _CLONE_NEWNET | _CLONE_NEWPID | _CLONE_NEWIPC | _CLONE_NEWUTS)
-    except OSError: return False
-    for name, text in (('setgroups', 'deny'), ('uid_map', f'{uid} {uid} 1'), ('gid_map', f'{gid} {gid} 1')):
-        with open(f'/proc/self/{name}', 'w') as file: file.write(text)
-    return True
-
 # %% ../nbs/04_interp.ipynb 43
+_SESSION_NAMESPACES = _CLONE_NEWUSER | _CLONE_NEWNS | _CLONE_NEWNET | _CLONE_NEWPID | _CLONE_NEWIPC | _CLONE_NEWUTS
+
+def _write_id_maps(pid:int, # A process that has just entered a new user namespace
+                   uid:int, # Host uid mapped to itself inside it (the only uid that exists there)
+                   gid:int, # Host gid mapped to itself
+                  ):
+    "From the parent namespace, give process `pid`'s new user namespace its one uid and gid (and no setgroups)."
+    for name, text in (('setgroups', 'deny'), ('uid_map', f'{uid} {uid} 1'), ('gid_map', f'{gid} {gid} 1')):
+        with open(f'/proc/{pid}/{name}', 'w') as file: file.write(text)
+
+@functools.lru_cache(maxsize=1)
+def _unprivileged_ids() -> tuple:
+    "(uid, gid) the code runs as when the host is root: the first pair from 0x7ffe0000 up that no user or group has."
+    import grp, pwd
+    candidate = 0x7ffe0000
+    while True:
+        try: pwd.getpwuid(candidate)
+        except KeyError:
+            try: grp.getgrgid(candidate)
+            except KeyError: return candidate, candidate
+        candidate += 1
+
+# %% ../nbs/04_interp.ipynb 45
+_MS_RDONLY, _MS_NOSUID, _MS_NODEV, _MS_NOEXEC, _MS_REMOUNT, _MS_BIND, _MS_REC, _MS_PRIVATE = 1, 2, 4, 8, 32, 4096, 16384, 1 << 18
+_MNT_DETACH, _AT_EMPTY_PATH, _AT_RECURSIVE = 2, 0x1000, 0x8000
+_SYS_OPEN_TREE, _SYS_MOVE_MOUNT, _SYS_MOUNT_SETATTR = 428, 429, 442  # the same number on every architecture
+_SYS_PIVOT_ROOT = {'x86_64': 155, 'aarch64': 41}
+_OPEN_TREE_CLONE, _MOVE_MOUNT_F_EMPTY_PATH, _MOVE_MOUNT_T_EMPTY_PATH = 1, 0x4, 0x40
+_MOUNT_ATTR_RDONLY, _MOUNT_ATTR_NOSUID, _MOUNT_ATTR_NODEV, _MOUNT_ATTR_NOEXEC = 0x1, 0x2, 0x4, 0x8
+
+class _MountAttr(ctypes.Structure):
+    _fields_ = [('attr_set', ctypes.c_uint64), ('attr_clr', ctypes.c_uint64), ('propagation', ctypes.c_uint64), ('userns_fd', ctypes.c_uint64)]
+
+def _mount(source:str|None, target:str, fstype:str|None, flags:int, options:str|None=None):
+    "mount(2) with str arguments."
+    encode = lambda text: None if text is None else os.fsencode(text)
+    _check(_libc.mount(encode(source), encode(target), encode(fstype), flags, encode(options)), f'mount {target}')
+
+def _bind_fd(source_fd:int, # O_PATH fd of the directory or file to show (in this mount namespace)
+             target_fd:int, # O_PATH fd of the mount point
+             attributes:int, # _MOUNT_ATTR_* flags for the new mount and everything beneath it
+            ):
+    "Bind `source_fd` onto `target_fd` with `attributes`, by descriptors only: no path is looked up again."
+    tree = _check(_libc.syscall(_SYS_OPEN_TREE, source_fd, b'', _OPEN_TREE_CLONE | _AT_RECURSIVE | _AT_EMPTY_PATH | os.O_CLOEXEC), 'open_tree')
+    try:
+        attribute = _MountAttr(attributes, 0, 0, 0)
+        _check(_libc.syscall(_SYS_MOUNT_SETATTR, tree, b'', _AT_EMPTY_PATH | _AT_RECURSIVE, ctypes.byref(attribute),
+                             ctypes.sizeof(attribute)), 'mount_setattr')
+        _check(_libc.syscall(_SYS_MOVE_MOUNT, tree, b'', target_fd, b'', _MOVE_MOUNT_F_EMPTY_PATH | _MOVE_MOUNT_T_EMPTY_PATH), 'move_mount')
+    finally: os.close(tree)
+
+def _open_beneath(directory_fd:int, # Where the walk starts
+                  path:str, # Relative path ('a/b/c'); '.', '..' and empty components are refused
+                  flags:int=os.O_PATH | os.O_DIRECTORY, # Flags for opening the last component
+                  make_directories:bool=False, # Create missing directories on the way (the last one too, if `flags` has O_DIRECTORY)
+                 ) -> int:
+    "Open `path` beneath `directory_fd` one component at a time, never following a symlink; return the new fd."
+    parts = path.split('/')
+    if not path or any(part in ('', '.', '..') for part in parts): raise ValueError(f'not a plain relative path: {path!r}')
+    current = os.open('.', os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC, dir_fd=directory_fd)
+    try:
+        for index, part in enumerate(parts):
+            last = index == len(parts) - 1
+            mode = flags if last else os.O_PATH | os.O_DIRECTORY
+            if make_directories and mode & os.O_DIRECTORY:
+                try: os.mkdir(part, 0o755, dir_fd=current)
+                except FileExistsError: pass
+            opened = os.open(part, mode | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600, dir_fd=current)
+            os.close(current)
+            current = opened
+        if stat.S_ISLNK(os.fstat(current).st_mode): raise OSError(40, os.strerror(40), path)  # an O_PATH open of a symlink
+        return current
+    except BaseException:
+        os.close(current)
+        raise
+
+# %% ../nbs/04_interp.ipynb 48
+_SYSTEM_TOP_LEVEL = ('usr', 'bin', 'sbin', 'lib', 'lib32', 'lib64', 'libx32')  # shown read-only (symlinks recreated)
+_SYSTEM_ETC = ('ld.so.cache', 'alternatives', 'localtime')  # the rest of /etc stays out of sight
+_DEVICES = ('null', 'zero', 'full', 'random', 'urandom')
+_SCRATCH = '/scratch'
+_READ_ONLY = _MOUNT_ATTR_RDONLY | _MOUNT_ATTR_NOSUID | _MOUNT_ATTR_NODEV
+_WRITABLE = _MOUNT_ATTR_NOSUID | _MOUNT_ATTR_NODEV
+
+def _host_sources(shared:list) -> list:
+    "(path, fd, attributes) of everything the root shows, opened in the host's view (before the uid changes: /root may hold Python)."
+    sources, covered = [], []
+    host_root = os.open('/', os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)
+    def add(path, attributes, identity=None):
+        try: fd = _open_beneath(host_root, path.lstrip('/'), os.O_PATH)
+        except FileNotFoundError:
+            if identity is None: return
+            raise SandboxError(f'shared path {path} no longer exists') from None
+        except OSError as error:
+            if identity is None: return
+            raise SandboxError(f'shared path {path} changed since the Sandbox was created ({error.strerror})') from None
+        found = os.fstat(fd)
+        if identity is not None and (found.st_dev, found.st_ino) != tuple(identity):
+            os.close(fd)
+            raise SandboxError(f'shared path {path} is no longer the file or directory it was when the Sandbox was created')
+        sources.append((path, fd, attributes))
+    for name in _SYSTEM_TOP_LEVEL:
+        if os.path.isdir('/' + name) and not os.path.islink('/' + name): add('/' + name, _READ_ONLY); covered.append('/' + name)
+    for name in _SYSTEM_ETC:
+        if os.path.exists('/etc/' + name) and not os.path.islink('/etc/' + name): add('/etc/' + name, _READ_ONLY)
+    python_paths = {os.path.realpath(entry) for entry in sys.path if entry and os.path.exists(entry)}
+    for path in sorted(set(_python_read_paths()) | python_paths):
+        if not any(path == done or path.startswith(done.rstrip('/') + '/') for done in covered):
+            add(path, _READ_ONLY); covered.append(path)
+    try:
+        for path, writable, dev, ino in sorted(shared, key=lambda entry: entry[0].count('/')):
+            add(path, _WRITABLE if writable else _READ_ONLY, (dev, ino))
+    except BaseException:
+        for _, fd, _ in sources: os.close(fd)
+        raise
+    finally: os.close(host_root)
+    return sources
+
+def _etc_files(uid:int, gid:int) -> dict:
+    "Small generated /etc files: who the sandbox user is (for `ls -l`, `id`, `getpass`), and where names are looked up."
+    return {'passwd': f'root:x:0:0:root:/root:/bin/sh\nsandbox:x:{uid}:{gid}:sandbox:{_SCRATCH}:/bin/sh\n',
+            'group': f'root:x:0:\nsandbox:x:{gid}:\n', 'hostname': 'sandbox\n', 'hosts': '127.0.0.1 localhost\n',
+            'nsswitch.conf': 'passwd: files\ngroup: files\nhosts: files\n'}
+
+def _build_root(config:dict, # The session's settings: uid, gid, disk_mb, max_files
+                sources:list, # What `_host_sources` opened; every fd is closed here
+               ):
+    "Give this process (PID 1 of new mount and PID namespaces) its own root: read-only system and Python, fresh /proc, a small /dev, scratch."
+    _mount(None, '/', None, _MS_REC | _MS_PRIVATE)  # nothing below propagates back to the host
+    staging = '/tmp'  # any directory will do: the tmpfs mounted on it becomes the root, and the host's /tmp is not changed
+    _mount('tmpfs', staging, 'tmpfs', _MS_NOSUID | _MS_NODEV, 'size=4m,nr_inodes=4096,mode=755')
+    new_root = os.open(staging, os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        for name in _SYSTEM_TOP_LEVEL:
+            if os.path.islink('/' + name): os.symlink(os.readlink('/' + name), name, dir_fd=new_root)
+        for path, source_fd, attributes in sources:
+            try:
+                relative = path.lstrip('/')
+                if stat.S_ISDIR(os.fstat(source_fd).st_mode): target = _open_beneath(new_root, relative, make_directories=True)
+                else:
+                    parent, _, name = relative.rpartition('/')
+                    directory = _open_beneath(new_root, parent, make_directories=True) if parent else os.dup(new_root)
+                    try:
+                        try: os.close(os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644, dir_fd=directory))
+                        except FileExistsError: pass
+                        target = os.open(name, os.O_PATH | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=directory)
+                    finally: os.close(directory)
+                try: _bind_fd(source_fd, target, attributes)
+                finally: os.close(target)
+            finally: os.close(source_fd)
+        etc = _open_beneath(new_root, 'etc', make_directories=True)
+        try:
+            for name, text in _etc_files(config['uid'], config['gid']).items():
+                descriptor = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o644, dir_fd=etc)
+                with open(descriptor, 'w') as file: file.write(text)
+            if os.path.islink('/etc/localtime'): os.symlink(os.readlink('/etc/localtime'), 'localtime', dir_fd=etc)
+        finally: os.close(etc)
+        for name in ('proc', 'dev', _SCRATCH.lstrip('/')): os.mkdir(name, 0o755, dir_fd=new_root)
+    finally: os.close(new_root)
+    _mount('proc', f'{staging}/proc', 'proc', _MS_NOSUID | _MS_NODEV | _MS_NOEXEC)  # this PID namespace's processes only
+    _mount('tmpfs', f'{staging}/dev', 'tmpfs', _MS_NOSUID | _MS_NOEXEC, 'size=64k,nr_inodes=64,mode=755')
+    for name in _DEVICES:
+        open(f'{staging}/dev/{name}', 'w').close()
+        _mount(f'/dev/{name}', f'{staging}/dev/{name}', None, _MS_BIND)
+    for name, target in (('fd', '/proc/self/fd'), ('stdin', '/proc/self/fd/0'), ('stdout', '/proc/self/fd/1'), ('stderr', '/proc/self/fd/2')):
+        os.symlink(target, f'{staging}/dev/{name}')
+    _mount(None, f'{staging}/dev', None, _MS_REMOUNT | _MS_BIND | _MS_RDONLY | _MS_NOSUID | _MS_NOEXEC)
+    _mount('tmpfs', f'{staging}{_SCRATCH}', 'tmpfs', _MS_NOSUID | _MS_NODEV,
+           f"size={config['disk_mb']}m,nr_inodes={config['max_files']},mode=700,uid={config['uid']},gid={config['gid']}")
+    os.chdir(staging)
+    _check(_libc.syscall(_SYS_PIVOT_ROOT[os.uname().machine], b'.', b'.'), 'pivot_root')  # the old root now sits on top ...
+    _check(_libc.umount2(b'.', _MNT_DETACH), 'umount old root')                            # ... and is detached: the host is gone
+    _mount(None, '/', None, _MS_REMOUNT | _MS_BIND | _MS_RDONLY | _MS_NOSUID | _MS_NODEV)
+    _check(_libc.sethostname(b'sandbox', 7), 'sethostname')  # its own UTS namespace: the host's name is not shown
+    os.chdir(_SCRATCH)
+
+# %% ../nbs/04_interp.ipynb 50
 _SYS_LANDLOCK_CREATE_RULESET, _SYS_LANDLOCK_ADD_RULE, _SYS_LANDLOCK_RESTRICT_SELF = 444, 445, 446
 _LANDLOCK_CREATE_RULESET_VERSION, _LANDLOCK_RULE_PATH_BENEATH = 1, 1
 _FS_EXECUTE, _FS_WRITE_FILE, _FS_READ_FILE, _FS_READ_DIR = 1<<0, 1<<1, 1<<2, 1<<3
@@ -194,7 +377,7 @@ def _handled_fs_access(abi:int) -> int:
     if abi >= 5: rights |= 1 << 15   # IOCTL_DEV
     return rights
 
-# %% ../nbs/04_interp.ipynb 46
+# %% ../nbs/04_interp.ipynb 53
 def _apply_landlock(read_paths:list, # Paths the sandbox may read and execute
                     write_paths:list, # Paths the sandbox may also write, create and delete in
                    ) -> dict:
@@ -224,19 +407,20 @@ def _apply_landlock(read_paths:list, # Paths the sandbox may read and execute
     finally: os.close(ruleset)
     return {'abi': abi, 'fs': True, 'net': abi >= 4, 'scoped': abi >= 6}
 
-# %% ../nbs/04_interp.ipynb 48
-_SECCOMP_ARCHES = {  # machine: (AUDIT_ARCH value, socket syscall, denied syscalls)
-    'x86_64': (0xc000003e, 41, (101, 310, 311, 246, 320, 321, 298, 323, 250, 248, 249, 425, 426, 427,
-                                165, 166, 155, 272, 308, 175, 313, 176, 169, 167, 168, 163, 304,
-                                428, 429, 430, 431, 432, 442)),
-    'aarch64': (0xc00000b7, 198, (117, 270, 271, 104, 294, 280, 241, 282, 219, 217, 218, 425, 426, 427,
-                                  40, 39, 41, 97, 268, 105, 273, 106, 142, 224, 225, 89, 265,
-                                  428, 429, 430, 431, 432, 442)),
+# %% ../nbs/04_interp.ipynb 55
+_SECCOMP_ARCHES = {  # machine: (AUDIT_ARCH value, socket, socketpair, denied syscalls, shared-memory syscalls)
+    'x86_64': (0xc000003e, 41, 53, (101, 310, 311, 246, 320, 321, 298, 323, 250, 248, 249, 425, 426, 427,
+                                    165, 166, 155, 272, 308, 175, 313, 176, 169, 167, 168, 163, 304,
+                                    428, 429, 430, 431, 432, 442), (319, 447, 29)),
+    'aarch64': (0xc00000b7, 198, 199, (117, 270, 271, 104, 294, 280, 241, 282, 219, 217, 218, 425, 426, 427,
+                                       40, 39, 41, 97, 268, 105, 273, 106, 142, 224, 225, 89, 265,
+                                       428, 429, 430, 431, 432, 442), (279, 447, 194)),
 }
-_BPF_LD_W_ABS, _BPF_JEQ_K, _BPF_JGE_K, _BPF_RET_K = 0x20, 0x15, 0x35, 0x06
+_BPF_LD_W_ABS, _BPF_ALU_AND_K, _BPF_JEQ_K, _BPF_JGE_K, _BPF_RET_K = 0x20, 0x54, 0x15, 0x35, 0x06
 _SECCOMP_RET_ALLOW, _SECCOMP_RET_EPERM = 0x7fff0000, 0x00050000 | 1  # SECCOMP_RET_ERRNO | EPERM
 _PR_SET_SECCOMP, _SECCOMP_MODE_FILTER = 22, 2
 _SOCKET_FAMILIES_ALLOWED = (2, 10, 16)  # AF_INET, AF_INET6, AF_NETLINK
+_SOCK_STREAM, _SOCK_TYPE_MASK = 1, 0xf
 
 class _SockFilter(ctypes.Structure):
     _fields_ = [('code', ctypes.c_uint16), ('jt', ctypes.c_uint8), ('jf', ctypes.c_uint8), ('k', ctypes.c_uint32)]
@@ -245,30 +429,35 @@ class _SockFprog(ctypes.Structure):
     _fields_ = [('len', ctypes.c_ushort), ('filter', ctypes.POINTER(_SockFilter))]
 
 def _seccomp_program(machine:str, # the host's machine name, as in `os.uname().machine`
+                     deny_shared_memory:bool=False, # also refuse memfd_create, memfd_secret and shmget (no memory cgroup)
                     ) -> list|None:
     "The BPF instructions (code, jt, jf, k) of the filter for `machine`, or None if its syscall table is unknown."
     if machine not in _SECCOMP_ARCHES: return None
-    arch, socket_call, denied = _SECCOMP_ARCHES[machine]
-    deny = (_BPF_RET_K, 0, 0, _SECCOMP_RET_EPERM)
+    arch, socket_call, socketpair_call, denied, shared_memory = _SECCOMP_ARCHES[machine]
+    deny, allow = (_BPF_RET_K, 0, 0, _SECCOMP_RET_EPERM), (_BPF_RET_K, 0, 0, _SECCOMP_RET_ALLOW)
     program = [(_BPF_LD_W_ABS, 0, 0, 4), (_BPF_JEQ_K, 1, 0, arch), deny,   # a foreign architecture
                (_BPF_LD_W_ABS, 0, 0, 0)]                                    # load the syscall number
     if machine == 'x86_64': program += [(_BPF_JGE_K, 0, 1, 0x40000000), deny]  # the x32 ABI
-    for number in denied: program += [(_BPF_JEQ_K, 0, 1, number), deny]
+    for number in denied + (shared_memory if deny_shared_memory else ()): program += [(_BPF_JEQ_K, 0, 1, number), deny]
     families = len(_SOCKET_FAMILIES_ALLOWED)
+    # socket(): allowed for the families in the table; then socketpair(): allowed for connected stream pairs only
     program += [(_BPF_JEQ_K, 0, families + 2, socket_call), (_BPF_LD_W_ABS, 0, 0, 16)]  # socket(): load its family
-    program += [(_BPF_JEQ_K, families - index, 0, family) for index, family in enumerate(_SOCKET_FAMILIES_ALLOWED)]
-    return program + [deny, (_BPF_RET_K, 0, 0, _SECCOMP_RET_ALLOW)]
+    program += [(_BPF_JEQ_K, families - index + 5, 0, family) for index, family in enumerate(_SOCKET_FAMILIES_ALLOWED)]
+    program += [deny]
+    program += [(_BPF_JEQ_K, 0, 4, socketpair_call), (_BPF_LD_W_ABS, 0, 0, 24),  # socketpair(): load its type
+                (_BPF_ALU_AND_K, 0, 0, _SOCK_TYPE_MASK), (_BPF_JEQ_K, 1, 0, _SOCK_STREAM), deny]
+    return program + [allow]
 
-def _apply_seccomp() -> bool:
+def _apply_seccomp(deny_shared_memory:bool=False) -> bool:
     "Install the filter for this machine (needs no_new_privs first); False if the machine is not in the table."
-    program = _seccomp_program(os.uname().machine)
+    program = _seccomp_program(os.uname().machine, deny_shared_memory)
     if program is None: return False
     instructions = (_SockFilter * len(program))(*[_SockFilter(*step) for step in program])
     fprog = _SockFprog(len(program), instructions)
     _check(_libc.prctl(_PR_SET_SECCOMP, _SECCOMP_MODE_FILTER, ctypes.byref(fprog), 0, 0), 'prctl(PR_SET_SECCOMP)')
     return True
 
-# %% ../nbs/04_interp.ipynb 51
+# %% ../nbs/04_interp.ipynb 58
 class _CapHeader(ctypes.Structure): _fields_ = [('version', ctypes.c_uint32), ('pid', ctypes.c_int)]
 class _CapData(ctypes.Structure): _fields_ = [('effective', ctypes.c_uint32), ('permitted', ctypes.c_uint32), ('inheritable', ctypes.c_uint32)]
 
@@ -280,7 +469,7 @@ def _drop_capabilities() -> bool:
     header, data = _CapHeader(0x20080522, 0), (_CapData * 2)()
     return _libc.capset(ctypes.byref(header), data) == 0
 
-# %% ../nbs/04_interp.ipynb 53
+# %% ../nbs/04_interp.ipynb 60
 def _forbid_nested_namespaces() -> bool:
     "Set every `max_*_namespaces` limit of the current (sandbox) user namespace to 0."
     names = [name for name in os.listdir('/proc/sys/user') if name.startswith('max_') and name.endswith('_namespaces')]
@@ -288,7 +477,7 @@ def _forbid_nested_namespaces() -> bool:
         with open(f'/proc/sys/user/{name}', 'w') as file: file.write('0')
     return bool(names)
 
-# %% ../nbs/04_interp.ipynb 55
+# %% ../nbs/04_interp.ipynb 62
 def _apply_rlimits(limits:dict, # rlimit name (e.g. 'RLIMIT_AS') -> value
                   ) -> list:
     "Set each limit (soft = hard); return the names that were applied."
@@ -302,7 +491,7 @@ def _apply_rlimits(limits:dict, # rlimit name (e.g. 'RLIMIT_AS') -> value
         except (ValueError, OSError): pass
     return applied
 
-# %% ../nbs/04_interp.ipynb 57
+# %% ../nbs/04_interp.ipynb 64
 class _CappedWriter(io.TextIOBase):
     "A text stream that keeps the first `limit` characters written to it and counts the rest."
     def __init__(self, limit:int): self.limit, self.parts, self.kept, self.dropped = limit, [], 0, 0
@@ -321,7 +510,7 @@ def _cap_text(text:str, limit:int) -> tuple:
 
 _ERROR_LENGTH_FACTOR = 4  # a traceback may be this many times `max_output` characters long
 
-# %% ../nbs/04_interp.ipynb 60
+# %% ../nbs/04_interp.ipynb 67
 def _short_traceback(exception:BaseException, # The exception raised by a cell
                      max_lines:int=40, # Keep at most this many lines (the last ones)
                     ) -> str:
@@ -334,7 +523,7 @@ def _short_traceback(exception:BaseException, # The exception raised by a cell
     if len(lines) > max_lines: lines = ['Traceback (most recent call last):', '  ...'] + lines[-max_lines:]
     return '\n'.join(lines)
 
-# %% ../nbs/04_interp.ipynb 62
+# %% ../nbs/04_interp.ipynb 69
 _PNG_SIGNATURE = b'\x89PNG\r\n\x1a\n'
 
 def _png_size(data:bytes) -> tuple:
@@ -358,19 +547,28 @@ def _collect_figures(max_images:int=8) -> list:
     pyplot.close('all')
     return images
 
-# %% ../nbs/04_interp.ipynb 64
+# %% ../nbs/04_interp.ipynb 71
 def _end_child_processes():
     "As PID 1 of a PID namespace: kill every other process in it and reap them all. Elsewhere: reap exited children."
     in_own_namespace = os.getpid() == 1
-    if in_own_namespace:
-        try: os.kill(-1, signal.SIGKILL)
-        except ProcessLookupError: pass
     while True:
+        if in_own_namespace:
+            try: os.kill(-1, signal.SIGKILL)  # again each round: nothing forked meanwhile survives
+            except ProcessLookupError: pass
         try: pid, _ = os.waitpid(-1, 0 if in_own_namespace else os.WNOHANG)
         except ChildProcessError: return
         if pid == 0: return
 
-# %% ../nbs/04_interp.ipynb 66
+# %% ../nbs/04_interp.ipynb 72
+def _leftover_threads(wait:float=0.2) -> int:
+    "How many threads besides this one are still running after `wait` seconds (counted by the kernel, so C threads too)."
+    deadline = time.monotonic() + wait
+    while True:
+        others = [task for task in os.listdir('/proc/self/task') if int(task) != threading.get_native_id()]
+        if not others or time.monotonic() >= deadline: return len(others)
+        time.sleep(0.005)
+
+# %% ../nbs/04_interp.ipynb 74
 class _Kernel:
     "The worker's side of a session: a persistent namespace that runs cells like a notebook."
     def __init__(self):
@@ -426,7 +624,6 @@ class _Kernel:
         finally:
             sys.stdout, sys.stderr = saved
             if os.getpid() != self.pid: os._exit(1)
-            _end_child_processes()
         shown, value_dropped = None, 0
         if value is not None:
             try: shown, value_dropped = _cap_text(repr(value), max_output)
@@ -437,9 +634,13 @@ class _Kernel:
         return {'output': output.getvalue(), 'output_dropped': output.dropped, 'value': shown,
                 'value_dropped': value_dropped, 'error': error, 'interrupted': interrupted, 'images': images}
 
-# %% ../nbs/04_interp.ipynb 71
-def _serve(kernel:_Kernel, request_fd:int, reply_fd:int):
-    "The worker's request loop: read a frame, run it, write the reply (echoing the request's id), until the host closes the pipe."
+# %% ../nbs/04_interp.ipynb 79
+def _serve(kernel:_Kernel, # Runs one cell: `kernel.run(code, max_output) -> reply dict` (the seam a different kernel plugs into)
+           request_fd:int, # Pipe end the worker reads requests from
+           reply_fd:int, # Pipe end the worker writes replies to
+           keep_background:bool=False, # Let processes and threads a cell started run on after it
+          ):
+    "The worker's request loop: read a frame, run it, end what it left running, write the reply (echoing the request's id)."
     reader = _FrameReader(request_fd)
     while True:
         try: request = reader.read()
@@ -450,132 +651,186 @@ def _serve(kernel:_Kernel, request_fd:int, reply_fd:int):
         else:
             try: reply = kernel.run(request['code'], int(request.get('max_output', 20000)))
             except KeyboardInterrupt: reply = {'error': 'KeyboardInterrupt', 'interrupted': True}
+        leftover = 0
+        if not keep_background:
+            leftover = _leftover_threads()  # first: a thread could go on starting processes
+            if leftover: reply['restart'] = f'the cell left {leftover} thread(s) running'
+            else: _end_child_processes()
         reply['id'] = request.get('id')
         _write_all(reply_fd, _pack_frame(reply))
+        if leftover: os._exit(0)  # the only way to stop a thread; as PID 1, every process of the namespace dies with it
 
-# %% ../nbs/04_interp.ipynb 72
-def _bootstrap_session(config:dict, # The session's settings from the host
-                       request_fd:int, # Pipe end the worker reads requests from
+# %% ../nbs/04_interp.ipynb 80
+def _point_standard_fds_at_null():
+    "Make fds 0, 1 and 2 refer to /dev/null (C-level writes cannot reach the protocol), without closing any of them."
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        if fd != null: os.dup2(null, fd)
+    if null > 2: os.close(null)
+
+def _bootstrap_session(request_fd:int, # Pipe end the worker reads requests from (the first frame is its config)
                        reply_fd:int, # Pipe end the worker writes replies to
                       ):
     "Build one sandbox session in this (freshly forked) process and serve it; never returns."
-    null = os.open(os.devnull, os.O_RDWR)
-    for fd in (0, 1, 2): os.dup2(null, fd)
-    os.close(null)
+    _point_standard_fds_at_null()
     for fd in (request_fd, reply_fd): os.set_inheritable(fd, False)
+    config = _FrameReader(request_fd).read(time.monotonic() + 30)  # straight from the host: the template never sees it
     os.environ.clear(); os.environ.update(config['env'])
     sys.dont_write_bytecode = True  # the sandbox could not write .pyc files anyway
     os.setsid()
     layers = {}
-    if config.get('cgroup'):
+    for kind, path in config['cgroups'].items():
         try:
-            with open(os.path.join(config['cgroup'], 'cgroup.procs'), 'w') as file: file.write(str(os.getpid()))
-            layers['cgroup_pids'] = True
-        except OSError: layers['cgroup_pids'] = False
-    layers['namespaces'] = _enter_namespaces(config['uid'], config['gid'])
-    go_read, go_write = os.pipe()
+            with open(os.path.join(path, 'cgroup.procs'), 'w') as file: file.write(str(os.getpid()))
+            layers[f'cgroup_{kind}'] = True
+        except OSError: layers[f'cgroup_{kind}'] = False
+    uid, gid = config['uid'], config['gid']
+    unshared_read, unshared_write = os.pipe()
+    mapped_read, mapped_write = os.pipe()
     child = os.fork()
-    if child:
-        os.close(go_read)
-        _write_all(reply_fd, _pack_frame({'pid': child}))
-        os.close(go_write)
-        os.close(request_fd); os.close(reply_fd)
+    if child:  # this process stays in the host's namespaces: it writes the id maps, then waits for the session to end
+        os.close(unshared_write); os.close(mapped_read); os.close(request_fd); os.close(reply_fd)
+        status = 1
+        if os.read(unshared_read, 1) == b'1':
+            try: _write_id_maps(child, uid, gid); os.write(mapped_write, b'1')
+            except OSError: pass
+        os.close(mapped_write)
         while True:
             try: _, status = os.waitpid(child, 0); break
+            except ChildProcessError: break
+            except KeyboardInterrupt: continue
+        os._exit(os.waitstatus_to_exitcode(status) & 0xff if status else 0)
+    os.close(unshared_read); os.close(mapped_write)
+    try:
+        _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+        if os.geteuid() == 0: os.setgroups([])  # root's supplementary groups would stay host groups inside
+        _unshare(_SESSION_NAMESPACES)
+        layers['namespaces'] = True
+    except OSError: layers['namespaces'] = False
+    os.write(unshared_write, b'1' if layers['namespaces'] else b'0'); os.close(unshared_write)
+    mapped = os.read(mapped_read, 1) == b'1'; os.close(mapped_read)
+    sources = []
+    try:
+        if layers['namespaces'] and not mapped: raise OSError('could not write the uid and gid maps of the user namespace')
+        if layers['namespaces']: sources = _host_sources(config['shared'])  # in the new mount namespace, with the old uid
+        if (os.getuid(), os.getgid()) != (uid, gid): os.setresgid(gid, gid, gid); os.setresuid(uid, uid, uid)
+        layers['unprivileged_user'] = os.getuid() != 0 and os.geteuid() != 0
+    except (OSError, SandboxError) as exception:
+        message = str(exception) if isinstance(exception, SandboxError) else f'sandbox setup failed: {exception!r}'
+        _write_all(reply_fd, _pack_frame({'fatal': message}))
+        os._exit(1)
+    worker = os.fork()
+    if worker:  # stays behind only to reap the worker
+        for _, fd, _ in sources: os.close(fd)
+        os.close(request_fd); os.close(reply_fd)
+        while True:
+            try: _, status = os.waitpid(worker, 0); break
             except ChildProcessError: status = 0; break
             except KeyboardInterrupt: continue
         os._exit(os.waitstatus_to_exitcode(status) & 0xff if status else 0)
-    os.close(go_write)
-    os.read(go_read, 1)
-    os.close(go_read)
     try:
+        host_pid = int(os.readlink('/proc/self'))  # the host's /proc is still mounted here: the pid the host can open a pidfd on
         os.setsid()
         _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
-        os.closerange(3, min(request_fd, reply_fd))
-        os.closerange(max(request_fd, reply_fd) + 1, 1024)
-        os.chdir(config['scratch'])
-        layers['no_nested_namespaces'] = layers['namespaces'] and _forbid_nested_namespaces()
+        keep = sorted({request_fd, reply_fd, *[fd for _, fd, _ in sources]})
+        for low, high in zip([2] + keep, keep + [1024]): os.closerange(low + 1, high)
+        if layers['namespaces']:
+            _build_root(config, sources)
+            layers['filesystem'] = True
+            layers['no_nested_namespaces'] = _forbid_nested_namespaces()
+        _prctl(_PR_SET_DUMPABLE, 1)  # the uid change cleared it: the host's pidfd and /proc/<pid>/root need it
         layers['rlimits'] = _apply_rlimits(config['rlimits'])
-        landlock = _apply_landlock(config['read_paths'], config['write_paths'])
+        writable = [_SCRATCH, '/dev/null', *[path for path, writable, *_ in config['shared'] if writable]]
+        if layers['namespaces']: landlock = _apply_landlock(['/'], writable)
+        else:  # no view of its own: at least keep the host's files out of reach, except what Python needs to run
+            landlock = _apply_landlock([*_python_read_paths(), *[f'/{name}' for name in _SYSTEM_TOP_LEVEL], '/etc/ld.so.cache'], ['/dev/null'])
         layers.update(landlock_fs=landlock['fs'], landlock_net=landlock['net'], landlock_scope=landlock['scoped'],
                       landlock_abi=landlock['abi'])
         layers['capabilities_dropped'] = _drop_capabilities()
         if not landlock['fs']: _prctl(_PR_SET_NO_NEW_PRIVS, 1)
-        try: layers['seccomp'] = _apply_seccomp()
+        deny_shared_memory = not layers.get('cgroup_memory')
+        try: layers['seccomp'] = _apply_seccomp(deny_shared_memory)
         except OSError: layers['seccomp'] = False
+        layers['shared_memory_denied'] = layers['seccomp'] and deny_shared_memory
         layers['no_new_privs'] = _libc.prctl(_PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) == 1
         layers['pid_in_namespace'] = os.getpid()
+        layers['uid'] = os.getuid()
     except BaseException as exception:
         _write_all(reply_fd, _pack_frame({'fatal': f'sandbox setup failed: {exception!r}'}))
         os._exit(1)
+    keep_background = bool(config.get('keep_background'))
+    layers['background_stopped'] = not keep_background
+    del config  # nothing of the settings stays reachable from the code
     kernel = _Kernel()
     signal.signal(signal.SIGINT, kernel.on_interrupt)
-    _write_all(reply_fd, _pack_frame({'ready': True, 'layers': layers}))
-    _serve(kernel, request_fd, reply_fd)
+    _write_all(reply_fd, _pack_frame({'ready': True, 'pid': host_pid, 'layers': layers}))
+    _serve(kernel, request_fd, reply_fd, keep_background)
     os._exit(0)
 
-# %% ../nbs/04_interp.ipynb 74
-def _cleanup_session(config:dict):
-    "Delete a finished session's scratch directory and cgroup."
-    _remove_scratch(config.get('scratch'))
-    _remove_cgroup(config.get('cgroup'))
+# %% ../nbs/04_interp.ipynb 82
+def _remove_host_cgroups(host_pid:int):
+    "Remove the cgroups the host process `host_pid` made for its sessions (once their processes are gone)."
+    for base in _cgroup_bases().values():
+        try: names = [name for name in os.listdir(base) if name.startswith(f'toolcall-sandbox-{host_pid}-')]
+        except OSError: continue
+        for name in names: _remove_cgroup(os.path.join(base, name))
 
 def _template_main():
-    "Entry point of the template process: fork a session bootstrap for each request the host sends on fd 0."
+    "Entry point of the template process: fork a session bootstrap for each pair of pipe ends the host sends on fd 0."
     import socket
-    control = socket.socket(fileno=0)
-    null = os.open(os.devnull, os.O_RDWR)
-    for fd in (1, 2): os.dup2(null, fd)
-    os.close(null)
+    control = socket.socket(fileno=os.dup(0))
+    host_pid = os.getppid()
+    _point_standard_fds_at_null()
     wake_read, wake_write = os.pipe()
     os.set_blocking(wake_write, False)
     signal.set_wakeup_fd(wake_write)
     signal.signal(signal.SIGCHLD, lambda *args: None)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    sessions = {}  # bootstrap pid -> session settings
+    bootstraps = set()  # pids only: the template never holds a session's settings
+    _python_read_paths()  # cached before any fork: a session computes it after leaving the host's uid
+    import gc; gc.freeze()  # the collector of a forked session then leaves the template's objects (and their pages) alone
 
-    def reap(block:bool=False):
-        while sessions:
-            try: pid, _ = os.waitpid(-1, 0 if block else os.WNOHANG)
+    def reap():
+        while bootstraps:
+            try: pid, _ = os.waitpid(-1, os.WNOHANG)
             except ChildProcessError: return
             if pid == 0: return
-            if pid in sessions: _cleanup_session(sessions.pop(pid))
+            bootstraps.discard(pid)
 
     while True:
         readable = select.select([control, wake_read], [], [])[0]
         if wake_read in readable: os.read(wake_read, 4096)
         reap()
         if control not in readable: continue
-        try: payload, fds, _, _ = socket.recv_fds(control, 1 << 20, 2)
+        try: payload, fds, _, _ = socket.recv_fds(control, 16, 2)
         except OSError: break
         if not payload: break  # the host went away
         if len(fds) != 2:
             for fd in fds: os.close(fd)
             continue
-        config = json.loads(payload)
         child = os.fork()
         if child == 0:
             try:
                 control.close()
+                bootstraps.clear()
                 signal.set_wakeup_fd(-1)
                 os.close(wake_read); os.close(wake_write)
                 signal.signal(signal.SIGCHLD, signal.SIG_DFL)
                 signal.signal(signal.SIGINT, signal.default_int_handler)
-                _bootstrap_session(config, *fds)
+                _bootstrap_session(*fds)
             finally: os._exit(1)
-        sessions[child] = config
+        bootstraps.add(child)
         for fd in fds: os.close(fd)
-    leftovers = list(sessions.values())
-    for pid in sessions:
-        try: os.kill(pid, signal.SIGKILL)  # its worker dies with it (PR_SET_PDEATHSIG)
+    for pid in bootstraps:
+        try: os.kill(pid, signal.SIGKILL)  # its namespace dies with it (each level has PR_SET_PDEATHSIG)
         except OSError: pass
     while True:
         try: os.waitpid(-1, 0)
         except ChildProcessError: break
-    for config in leftovers: _cleanup_session(config)
+    _remove_host_cgroups(host_pid)
     os._exit(0)
 
-# %% ../nbs/04_interp.ipynb 76
+# %% ../nbs/04_interp.ipynb 84
 @dataclass(frozen=True)
 class Image:
     "A rich display output: an image produced by the code (e.g. a matplotlib figure)."
@@ -612,13 +867,13 @@ class RunResult:
         return {'output': self.output, 'value': self.value, 'error': self.error, 'images': [i.to_dict() for i in self.images],
                 'notes': list(self.notes), 'timed_out': self.timed_out, 'state_lost': self.state_lost, 'duration': self.duration}
 
-# %% ../nbs/04_interp.ipynb 79
+# %% ../nbs/04_interp.ipynb 87
 class SandboxError(RuntimeError): "Base class for sandbox failures."
 class IsolationError(SandboxError): "A required isolation layer is not available on this system."
 class SandboxClosedError(SandboxError): "The sandbox session was closed; create a new `Sandbox`."
 class IsolationWarning(UserWarning): "A sandbox isolation layer is not available; the code runs with less protection."
 
-# %% ../nbs/04_interp.ipynb 81
+# %% ../nbs/04_interp.ipynb 89
 @dataclass(frozen=True)
 class Layer:
     "One isolation layer: its name, whether it is active, and a short description."
@@ -642,82 +897,167 @@ class SandboxStatus:
     def to_dict(self) -> dict:
         return {'layers': [{'name': l.name, 'active': l.active, 'detail': l.detail} for l in self.layers], 'scratch': self.scratch}
 
-# %% ../nbs/04_interp.ipynb 83
-_SYSTEM_READ_PATHS = ('/usr/lib', '/usr/lib64', '/lib', '/lib64', '/usr/local/lib', '/usr/share/zoneinfo',
-                      '/etc/ld.so.cache', '/etc/localtime', '/dev/zero', '/dev/urandom',
-                      '/proc/cpuinfo', '/sys/devices/system/cpu')
+# %% ../nbs/04_interp.ipynb 91
+def _this_file() -> str:
+    "Path of interp.py (also when this code runs from the notebook)."
+    path = globals().get('__file__')
+    if path and os.path.basename(path) == 'interp.py': return path
+    import importlib.util
+    return importlib.util.find_spec('toolcall_lib.interp').origin
+
 
 @functools.lru_cache(maxsize=1)
 def _python_read_paths() -> tuple:
-    "The directories holding this interpreter, its standard library and its installed packages."
+    "The directories holding this interpreter, its standard library, its installed packages and this package."
     import sysconfig
-    paths = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix, os.path.dirname(os.path.realpath(sys.executable))}
+    paths = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix, os.path.dirname(os.path.realpath(sys.executable)),
+             os.path.dirname(os.path.realpath(_this_file()))}
     paths.update(sysconfig.get_paths().get(key, '') for key in ('stdlib', 'platstdlib', 'purelib', 'platlib'))
-    return tuple(sorted(path for path in paths if path and os.path.exists(path)))
+    return tuple(sorted(os.path.realpath(path) for path in paths if path and os.path.exists(path)))
 
-# %% ../nbs/04_interp.ipynb 86
-def _make_pids_cgroup(max_processes:int) -> str|None:
-    "Create a pids cgroup allowing `max_processes` tasks; return its path, or None if that is not possible."
-    if os.geteuid() != 0: return None
-    bases = ['/sys/fs/cgroup/pids']
+# %% ../nbs/04_interp.ipynb 94
+def _cgroup_bases() -> dict:
+    "controller -> the directory of this process's own cgroup for `pids` and `memory` (v1 hierarchies, or the v2 one)."
+    bases = {}
     try:
-        with open('/proc/self/cgroup') as file:
-            bases += ['/sys/fs/cgroup' + line[3:].strip().rstrip('/') for line in file if line.startswith('0::')]
-    except OSError: pass
-    for base in bases:
-        path = os.path.join(base, f'toolcall-sandbox-{os.getpid()}-{next(_cgroup_counter)}')
-        try:
-            os.mkdir(path)
-            with open(os.path.join(path, 'pids.max'), 'w') as file: file.write(str(max_processes))
-            return path
-        except OSError:
-            try: os.rmdir(path)
-            except OSError: pass
-    return None
+        with open('/proc/self/cgroup') as file: lines = file.read().splitlines()
+    except OSError: return bases
+    for line in lines:
+        _, controllers, path = line.split(':', 2)
+        for controller in ('pids', 'memory'):
+            if controller in controllers.split(','): bases[controller] = f'/sys/fs/cgroup/{controller}{path.rstrip("/")}'
+    unified = [line.split(':', 2)[2] for line in lines if line.startswith('0::')]
+    for controller in ('pids', 'memory'):
+        if controller not in bases and unified and os.path.exists(f'/sys/fs/cgroup{unified[0].rstrip("/")}/cgroup.controllers'):
+            bases[controller] = f'/sys/fs/cgroup{unified[0].rstrip("/")}'
+    return bases
+
+def _make_cgroups(max_processes:int, # Tasks the session may have at once
+                  memory_bytes:int, # Memory the session's processes may use together (page cache and tmpfs included)
+                 ) -> dict:
+    "Create the session's `pids` and `memory` cgroups where this process may; return controller -> path."
+    if os.geteuid() != 0: return {}
+    made, session = {}, f'toolcall-sandbox-{os.getpid()}-{next(_cgroup_counter)}'
+    settings = {'pids': {'pids.max': max_processes},
+                'memory': {'memory.limit_in_bytes': memory_bytes, 'memory.memsw.limit_in_bytes': memory_bytes,
+                           'memory.max': memory_bytes, 'memory.swap.max': 0}}
+    by_path = {}
+    for controller, base in _cgroup_bases().items(): by_path.setdefault(os.path.join(base, session), []).append(controller)
+    for path, controllers in by_path.items():
+        try: os.mkdir(path)
+        except OSError: continue
+        for controller in controllers:
+            for name, value in settings[controller].items():
+                try:
+                    with open(os.path.join(path, name), 'w') as file: file.write(str(value))
+                    made[controller] = path
+                except OSError: pass  # the other cgroup version's file, or no swap accounting
+        if path not in made.values(): _remove_cgroup(path)
+    return made
 
 _cgroup_counter = itertools.count()
 
 def _remove_cgroup(path:str|None):
-    "Remove a cgroup once its processes are gone (they die asynchronously after a kill)."
+    "Remove a cgroup once its processes are gone (they die asynchronously after a kill); never raises."
     if not path: return
     import os, time  # local: may run from a finalizer at interpreter exit
-    for _ in range(200):
+    for attempt in range(300):  # about 2 s in all: the first retries come quickly, as the last processes usually exit at once
         try: os.rmdir(path); return
         except FileNotFoundError: return
-        except OSError: time.sleep(0.01)
+        except OSError: time.sleep(0.0005 * min(attempt + 1, 20))
 
-# %% ../nbs/04_interp.ipynb 88
-def _remove_scratch(path:str|None):
-    "Delete scratch directory `path`, even where the sandbox removed its own directories' permissions."
-    if not path: return
-    import os, shutil, stat  # local: may run from a finalizer at interpreter exit
-    def restore_permissions(directory):
+# %% ../nbs/04_interp.ipynb 96
+def _read_regular_file(directory_fd:int, # Directory the name is relative to
+                       name:str, # Relative path beneath it
+                       max_bytes:int, # Refuse files larger than this
+                      ) -> bytes:
+    "Read a regular file beneath `directory_fd`: no symlink followed on the way, no FIFO or device opened, at most `max_bytes`."
+    fd = _open_beneath(directory_fd, name, os.O_RDONLY | os.O_NONBLOCK)  # O_NONBLOCK: opening a FIFO must not wait for a writer
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode): raise ValueError(f'{name!r} is not a regular file')
+        if info.st_size > max_bytes: raise ValueError(f'{name!r} is {info.st_size} bytes, over the {max_bytes} byte limit')
+        chunks, total = [], 0
+        while True:
+            chunk = os.read(fd, min(1 << 20, max_bytes + 1 - total))
+            if not chunk: return b''.join(chunks)
+            chunks.append(chunk); total += len(chunk)
+            if total > max_bytes: raise ValueError(f'{name!r} grew past the {max_bytes} byte limit while being read')
+    finally: os.close(fd)
+
+def _write_regular_file(directory_fd:int, name:str, data:bytes):
+    "Create or replace regular file `name` beneath `directory_fd` (its directory must exist), never through a symlink."
+    parent, _, base = name.rpartition('/')
+    directory = _open_beneath(directory_fd, parent) if parent else os.dup(directory_fd)
+    try:
+        fd = os.open(base, os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, 0o644, dir_fd=directory)
         try:
-            if not stat.S_ISDIR(os.lstat(directory).st_mode): return  # a symlink: leave whatever it points at alone
-            try: os.chmod(directory, 0o700, follow_symlinks=False)
-            except NotImplementedError: os.chmod(directory, 0o700)  # a C library without fchmodat(AT_SYMLINK_NOFOLLOW)
-        except OSError: pass
-    shutil.rmtree(path, ignore_errors=True)
-    if not os.path.lexists(path): return
-    restore_permissions(path)
-    for root, directories, _ in os.walk(path):  # top-down: each directory is opened up before the walk enters it
-        for name in directories: restore_permissions(os.path.join(root, name))
-    shutil.rmtree(path, ignore_errors=True)
+            if not stat.S_ISREG(os.fstat(fd).st_mode): raise ValueError(f'{name!r} is not a regular file')
+            os.ftruncate(fd, 0)
+            _write_all(fd, data)
+        finally: os.close(fd)
+    finally: os.close(directory)
 
-# %% ../nbs/04_interp.ipynb 91
+class _FileSystemIds:
+    "Within this thread only, check and create files as (uid, gid): a tmpfs mounted in the sandbox's user namespace knows no other owner."
+    def __init__(self, uid:int, gid:int): self.uid, self.gid = uid, gid
+    def __enter__(self):
+        self.saved = (_libc.setfsuid(self.uid), _libc.setfsgid(self.gid))  # each returns the previous value
+        return self
+    def __exit__(self, *exc_info):
+        _libc.setfsgid(self.saved[1]); _libc.setfsuid(self.saved[0])
+
+def _regular_files(directory_fd:int, max_entries:int=10_000, max_depth:int=32) -> list:
+    "Relative paths of the regular files beneath `directory_fd`: no recursion, no symlink followed, one fd open at a time, bounded."
+    found, pending, seen = [], [''], 0
+    while pending and len(found) < max_entries and seen < 10 * max_entries:
+        prefix = pending.pop()
+        try: fd = _open_beneath(directory_fd, prefix.rstrip('/'), os.O_RDONLY | os.O_DIRECTORY) if prefix else \
+                  os.open('.', os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC, dir_fd=directory_fd)
+        except OSError: continue  # no permission, or replaced since it was listed
+        try:
+            with os.scandir(fd) as entries:
+                for entry in entries:
+                    seen += 1
+                    if entry.is_file(follow_symlinks=False): found.append(prefix + entry.name)
+                    elif entry.is_dir(follow_symlinks=False) and prefix.count('/') < max_depth: pending.append(prefix + entry.name + '/')
+        finally: os.close(fd)
+    return sorted(found[:max_entries])
+
+# %% ../nbs/04_interp.ipynb 99
 class _Worker:
     "Handles on one running sandbox worker."
     _remove_cgroup = staticmethod(_remove_cgroup)  # held by the class: the finalizer may run after module globals are cleared
-    _remove_scratch = staticmethod(_remove_scratch)
     def __init__(self):
-        self.pid = self.pidfd = self.reader = self.request_fd = self.scratch = self.cgroup = None
-        self.layers, self.requests, self.owner = {}, 0, os.getpid()
+        self.pid = self.pidfd = self.reader = self.request_fd = self.scratch_fd = None
+        self.cgroups, self.layers, self.requests, self.owner = {}, {}, 0, os.getpid()
 
     def reply(self, request_id:int, deadline:float) -> dict:
-        "The reply to request `request_id`, skipping stale frames (e.g. a late answer to an interrupted request)."
-        while True:
-            message = self.reader.read(deadline)
-            if message.get('id') == request_id: return message
+        "The reply to request `request_id`; any other frame is one nobody asked for."
+        message = self.reader.read(deadline)
+        if message.get('id') != request_id: raise _UnrequestedFrame(f"a frame with id {message.get('id')!r} while waiting for {request_id}")
+        return message
+
+    def has_unrequested_data(self) -> bool:
+        "True if the worker wrote something since its last reply (a buffered frame, or bytes waiting in the pipe)."
+        if self.reader.buffer: return True
+        poller = select.poll()
+        poller.register(self.reader.fd, select.POLLIN)
+        return any(events & select.POLLIN for _, events in poller.poll(0))
+
+    def reached_memory_limit(self) -> bool:
+        "True if this session's memory cgroup ever reached its limit or killed for it (v1 and v2 counters)."
+        path = self.cgroups.get('memory')
+        if not path: return False
+        counters = {}
+        for name in ('memory.oom_control', 'memory.events'):  # v1, v2: lines of "name value"
+            try:
+                with open(os.path.join(path, name)) as file: counters.update(line.split()[:2] for line in file if len(line.split()) >= 2)
+            except OSError: pass
+        try:
+            with open(os.path.join(path, 'memory.failcnt')) as file: counters['failcnt'] = file.read().strip()
+        except OSError: pass
+        return any(counters.get(name, '0') not in ('0', '') for name in ('oom_kill', 'max', 'failcnt'))
 
     def signal(self, signal_number:int):
         import os, signal
@@ -727,59 +1067,72 @@ class _Worker:
         except OSError: pass
 
     def stop(self):
-        "Kill the worker and everything it started, wait until it is gone, remove its scratch directory."
+        "Kill the worker and everything it started and wait until it is gone; never raises, safe to call again."
         import os, select, signal  # local: this may run from a finalizer after module globals were cleared
         if os.getpid() != self.owner: return  # a forked copy of the host must not kill its parent's sessions
+        pidfd, descriptors, cgroups = self.pidfd, (self.request_fd, self.reader.fd if self.reader else None, self.scratch_fd), self.cgroups
         self.signal(signal.SIGKILL)
         if not self.layers.get('namespaces') and self.pid:
             try: os.killpg(self.pid, signal.SIGKILL)
             except OSError: pass
-        for fd in (self.request_fd, self.reader.fd if self.reader else None):
+        # forget every descriptor before closing it: a later call can never touch a number the host has reused
+        self.pid = self.pidfd = self.reader = self.request_fd = self.scratch_fd = None
+        self.cgroups = {}
+        for fd in descriptors:
             if fd is not None:
                 try: os.close(fd)
                 except OSError: pass
-        if self.pidfd is not None:
-            poller = select.poll()
-            poller.register(self.pidfd, select.POLLIN)
-            poller.poll(5000)  # readable once the process has exited
-            os.close(self.pidfd)
-        self._remove_cgroup(self.cgroup)
-        self._remove_scratch(self.scratch)
-        self.pid = self.pidfd = self.reader = self.request_fd = self.scratch = self.cgroup = None
+        if pidfd is not None:
+            try:
+                poller = select.poll()
+                poller.register(pidfd, select.POLLIN)
+                poller.poll(5000)  # readable once the process has exited
+            except Exception: pass
+            try: os.close(pidfd)
+            except OSError: pass
+        for path in cgroups.values():
+            try: self._remove_cgroup(path)
+            except Exception: pass
 
-# %% ../nbs/04_interp.ipynb 93
+# %% ../nbs/04_interp.ipynb 101
 def _layer_table(report:dict, limits:dict) -> tuple:
     "Turn the worker's setup report into `Layer`s."
     rlimits = set(report.get('rlimits', ()))
     processes = 'RLIMIT_NPROC' in rlimits and os.geteuid() != 0 or report.get('cgroup_pids', False)
     how = 'pids cgroup' if report.get('cgroup_pids') else 'RLIMIT_NPROC'
+    total = limits['memory_mb'] + limits['disk_mb']
+    if report.get('cgroup_memory'):
+        memory, memory_detail = 'RLIMIT_AS' in rlimits, (f"{limits['memory_mb']} MiB address space per process (MemoryError); a memory cgroup caps "
+                                                         f"all processes, shared memory and scratch files together at {total} MiB")
+    else:
+        memory, memory_detail = 'RLIMIT_AS' in rlimits and bool(report.get('shared_memory_denied')), (
+            f"{limits['memory_mb']} MiB address space per process (MemoryError); no memory cgroup (needs root), so memfd_create "
+            "and SysV shared memory are refused and the processes of one cell can hold up to max_processes times that")
     return (
         Layer('process', True, 'separate worker process per session; hard kill always works'),
-        Layer('namespaces', bool(report.get('namespaces')), 'own user, network (no interfaces), PID, IPC and UTS namespaces'),
+        Layer('namespaces', bool(report.get('namespaces')), 'own user, mount, network (no interfaces), PID, IPC and UTS namespaces'),
+        Layer('filesystem', bool(report.get('filesystem')), f'own root: Python, its import path and system files read-only, fresh /proc, '
+              f'a small /dev; writable only {_SCRATCH} and write_paths; no other host path exists inside'),
+        Layer('unprivileged_user', bool(report.get('unprivileged_user')), f"runs as host uid {report.get('uid', '?')}, never root"),
         Layer('nested_namespaces', bool(report.get('no_nested_namespaces')), 'creating further namespaces is forbidden (max_*_namespaces = 0)'),
-        Layer('landlock_fs', bool(report.get('landlock_fs')), f"Landlock ABI {report.get('landlock_abi', 0)}: read-only Python + system libs, writes only in scratch (and /dev/null)"),
+        Layer('landlock_fs', bool(report.get('landlock_fs')), f"Landlock ABI {report.get('landlock_abi', 0)}: writes only in {_SCRATCH}, write_paths and /dev/null"),
         Layer('landlock_net', bool(report.get('landlock_net')), 'Landlock denies TCP bind and connect'),
         Layer('landlock_scope', bool(report.get('landlock_scope')), 'Landlock: no signals or abstract unix sockets outside the sandbox'),
-        Layer('seccomp', bool(report.get('seccomp')), 'seccomp: sockets only IPv4/IPv6/netlink; no ptrace, mounts, namespaces, bpf, io_uring'),
-        Layer('memory', 'RLIMIT_AS' in rlimits, f"address space limit {limits['memory_mb']} MiB (MemoryError, session survives)"),
+        Layer('seccomp', bool(report.get('seccomp')), 'seccomp: sockets only IPv4/IPv6/netlink, socketpair only connected streams; no ptrace, mounts, namespaces, bpf, io_uring'),
+        Layer('memory', bool(memory), memory_detail),
+        Layer('disk', bool(report.get('filesystem')), f"{_SCRATCH} is a {limits['disk_mb']} MiB tmpfs of at most {limits['max_files']} files, gone with the session"),
         Layer('cpu', 'RLIMIT_CPU' in rlimits, f"{limits['cpu_seconds']} s CPU per worker lifetime"),
         Layer('processes', bool(processes), f"at most {limits['max_processes']} processes/threads ({how})"),
         Layer('files', {'RLIMIT_FSIZE', 'RLIMIT_NOFILE'} <= rlimits, f"files up to {limits['max_file_mb']} MiB, {limits['max_open_files']} open files"),
         Layer('no_new_privs', bool(report.get('no_new_privs')), 'no_new_privs set; capabilities dropped' if report.get('capabilities_dropped') else 'no_new_privs set'),
-        Layer('environment', True, 'environment scrubbed (no host variables or secrets)'),
+        Layer('environment', True, 'environment scrubbed (no host variables or secrets); the template holds no session settings'),
+        Layer('background', bool(report.get('background_stopped')), 'nothing a cell starts outlives it: processes are killed, leftover threads restart the session'),
     )
 
-# %% ../nbs/04_interp.ipynb 95
+# %% ../nbs/04_interp.ipynb 103
 _BOOTSTRAP = ("import sys, types, importlib.machinery as machinery; path, name = sys.argv[1], 'toolcall_sandbox_worker'; "
               "module = types.ModuleType(name); module.__file__ = path; sys.modules[name] = module; "
               "machinery.SourceFileLoader(name, path).exec_module(module); module._template_main()")
-
-def _this_file() -> str:
-    "Path of interp.py (also when this code runs from the notebook)."
-    path = globals().get('__file__')
-    if path and os.path.basename(path) == 'interp.py': return path
-    import importlib.util
-    return importlib.util.find_spec('toolcall_lib.interp').origin
 
 def _text(message:dict, key:str, limit:int) -> str|None:
     "A string field of an untrusted reply, capped at `limit` characters."
@@ -804,27 +1157,29 @@ def _images(message:dict, max_images:int=8) -> tuple:
         if width: images.append(Image('image/png', item['data'], width, height))
     return tuple(images)
 
-# %% ../nbs/04_interp.ipynb 99
+# %% ../nbs/04_interp.ipynb 107
 class _Template:
     "The host's handle on its template process, which forks new sandbox sessions."
     def __init__(self): self.lock, self.process, self.control, self.owner = threading.Lock(), None, None, None
 
     def _launch(self):
         import socket, subprocess
+        if self.control is not None:
+            try: self.control.close()  # the socket of a template that died (or of the parent, in a forked host)
+            except OSError: pass
         host_end, template_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         with template_end:
             self.process = subprocess.Popen([sys.executable, '-I', '-c', _BOOTSTRAP, _this_file()], stdin=template_end.fileno(),
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={}, cwd='/', start_new_session=True)
         self.control, self.owner = host_end, os.getpid()
 
-    def spawn(self, config:dict, request_read:int, reply_write:int):
-        "Ask the template to fork a session with these settings and pipe ends."
+    def spawn(self, request_read:int, reply_write:int):
+        "Ask the template to fork a session bootstrap holding these pipe ends (the settings go down the request pipe)."
         import socket
-        payload = json.dumps(config).encode()
         with self.lock:
             for attempt in (1, 2):
                 if self.process is None or self.owner != os.getpid() or self.process.poll() is not None: self._launch()
-                try: return socket.send_fds(self.control, [payload], [request_read, reply_write])
+                try: return socket.send_fds(self.control, [b'spawn'], [request_read, reply_write])
                 except OSError:
                     if attempt == 2: raise
                     self.process = None
@@ -834,15 +1189,18 @@ class _Template:
         with self.lock:
             if self.process is None or self.owner != os.getpid(): return
             self.control.close()
-            try: self.process.wait(timeout=10)  # it cleans up any sessions still open
+            try: self.process.wait(timeout=10)  # it kills any sessions still open
             except Exception: self.process.kill(); self.process.wait()
             self.process = None
 
 _template = _Template()
 atexit.register(_template.close)
 
-# %% ../nbs/04_interp.ipynb 100
+# %% ../nbs/04_interp.ipynb 108
 _MAX_CODE_CHARACTERS = 1_000_000  # a request frame stays far below the worker's frame limit
+_MAX_CONFIG_BYTES = 1 << 20  # the settings frame (mostly `env`)
+_MAX_SHARED_PATHS = 64
+_MAX_REPLY_ELEMENTS = 512  # a real reply has a few dozen; a forged one of millions would cost the host gigabytes to decode
 
 def _absolute_paths(paths, parameter:str) -> tuple:
     "`paths`, a list of paths, as absolute path strings (relative ones are taken from the host's current directory)."
@@ -850,113 +1208,169 @@ def _absolute_paths(paths, parameter:str) -> tuple:
         raise TypeError(f'{parameter} must be a list of paths, not a single path: write {parameter}=[{os.fsdecode(paths)!r}]')
     return tuple(os.path.abspath(os.fsdecode(path)) for path in paths)
 
+class _SharedPath:
+    "A read or write path, resolved and pinned once when the `Sandbox` is created."
+    def __init__(self, path:str, writable:bool):
+        self.path = os.path.realpath(path)
+        if self.path == '/' or self.path == _SCRATCH or self.path.startswith(('/proc/', '/dev/')) or self.path in ('/proc', '/dev'):
+            raise ValueError(f'{path!r} cannot be shared with the sandbox')
+        self.fd = os.open(self.path, os.O_PATH | os.O_CLOEXEC)  # holds the inode: its number cannot be reused while we live
+        info = os.fstat(self.fd)
+        self.writable, self.identity, self.is_dir = writable, (info.st_dev, info.st_ino), stat.S_ISDIR(info.st_mode)
+    def config(self) -> list: return [self.path, self.writable, *self.identity]
+
+def _close_shared(shared:list):
+    import os
+    for entry in shared:
+        try: os.close(entry.fd)
+        except OSError: pass
+    shared.clear()
+
 class Sandbox:
     "A persistent, isolated Python session (like a notebook kernel) for running untrusted code."
     def __init__(self,
                  timeout:float=30, # Default seconds a cell may run before it is interrupted
-                 memory_mb:int=1024, # Address-space limit of the worker, in MiB
+                 memory_mb:int=2048, # Memory of each process (address space), and with `disk_mb` of the whole session (memory cgroup)
                  cpu_seconds:int=600, # CPU seconds the worker may use over its lifetime
                  max_processes:int=32, # Processes and threads the sandbox may have at once
                  max_file_mb:int=64, # Largest file the code may write, in MiB
                  max_open_files:int=256, # Open file descriptors the code may have
                  max_output:int=20_000, # Characters of printed output (and of the result repr) kept per cell
-                 read_paths:tuple=(), # Extra paths the code may read
-                 write_paths:tuple=(), # Extra paths the code may write (besides its scratch directory)
+                 read_paths:tuple=(), # Extra paths the code may read (resolved and pinned now, shown at the path they resolve to)
+                 write_paths:tuple=(), # Extra paths the code may write (besides its scratch directory); resolved and pinned now
                  env:dict|None=None, # Extra environment variables for the worker (the host's are never passed)
                  grace:float=2.0, # Seconds after the soft interrupt before the worker is killed
                  require_isolation:bool=False, # Refuse to run (IsolationError) if any isolation layer is missing
                  max_timeout:float=600, # Longest timeout a caller may ask for (the `python` tool's caller is a model): longer ones are cut to it
+                 disk_mb:int=1024, # Size of the scratch directory (a tmpfs), in MiB
+                 max_files:int=65_536, # Files and directories the scratch directory may hold
+                 keep_background:bool=False, # Let processes and threads a cell starts run on after it (its results can then be forged)
                 ):
         if sys.platform != 'linux':
             raise IsolationError(f'the sandbox is built from Linux kernel features and cannot run on {sys.platform}; '
                                  'use run_python_here for trusted code, or run on Linux')
         self.timeout, self.max_output, self.grace, self.require_isolation = timeout, max_output, grace, require_isolation
-        self.max_timeout = max_timeout
+        self.max_timeout, self.keep_background = max_timeout, keep_background
         self.limits = dict(memory_mb=memory_mb, cpu_seconds=cpu_seconds, max_processes=max_processes,
-                           max_file_mb=max_file_mb, max_open_files=max_open_files)
-        self.read_paths, self.write_paths = _absolute_paths(read_paths, 'read_paths'), _absolute_paths(write_paths, 'write_paths')
+                           max_file_mb=max_file_mb, max_open_files=max_open_files, disk_mb=disk_mb, max_files=max_files)
         self.env = dict(env or {})
         if not all(isinstance(name, str) and isinstance(value, str) for name, value in self.env.items()):
             raise TypeError('env must map variable names (str) to values (str)')
+        if len(json.dumps(self.env)) > _MAX_CONFIG_BYTES // 2: raise ValueError(f'env is over {_MAX_CONFIG_BYTES // 2} bytes as JSON')
+        reads, writes = _absolute_paths(read_paths, 'read_paths'), _absolute_paths(write_paths, 'write_paths')
+        if len(reads) + len(writes) > _MAX_SHARED_PATHS: raise ValueError(f'at most {_MAX_SHARED_PATHS} read_paths and write_paths together')
+        self._shared = []
+        self._shared_finalizer = weakref.finalize(self, _close_shared, self._shared)
+        for paths, writable in ((reads, False), (writes, True)):
+            for path in paths: self._shared.append(_SharedPath(path, writable))
+        self.read_paths = tuple(entry.path for entry in self._shared if not entry.writable)
+        self.write_paths = tuple(entry.path for entry in self._shared if entry.writable)
         self._lock, self._worker, self._closed = threading.RLock(), _Worker(), False
         self._finalizer = weakref.finalize(self, _Worker.stop, self._worker)
         self._start()
 
-    def _config(self, scratch:str, cgroup:str|None) -> dict:
-        megabyte = 1 << 20
+    def _ids(self) -> tuple:
+        "(uid, gid) the code runs as: the host's own, or an unused unprivileged pair when the host is root."
+        return _unprivileged_ids() if os.geteuid() == 0 else (os.geteuid(), os.getegid())
+
+    def _config(self, cgroups:dict) -> dict:
+        megabyte, (uid, gid) = 1 << 20, self._ids()
         rlimits = {'RLIMIT_AS': self.limits['memory_mb'] * megabyte, 'RLIMIT_CPU': self.limits['cpu_seconds'],
                    'RLIMIT_FSIZE': self.limits['max_file_mb'] * megabyte, 'RLIMIT_NOFILE': self.limits['max_open_files'],
-                   'RLIMIT_CORE': 0, 'RLIMIT_NPROC': None if os.geteuid() == 0 else self.limits['max_processes']}
-        return {'scratch': scratch, 'uid': os.geteuid(), 'gid': os.getegid(), 'cgroup': cgroup, 'rlimits': rlimits,
-                'env': self._environment(scratch),
-                'read_paths': [*_python_read_paths(), *_SYSTEM_READ_PATHS, *self.read_paths],
-                'write_paths': [scratch, '/dev/null', *self.write_paths]}
+                   'RLIMIT_CORE': 0, 'RLIMIT_NPROC': None if 'pids' in cgroups else self.limits['max_processes']}
+        return {'uid': uid, 'gid': gid, 'cgroups': cgroups, 'rlimits': rlimits, 'env': self._environment(),
+                'disk_mb': self.limits['disk_mb'], 'max_files': self.limits['max_files'],
+                'shared': [entry.config() for entry in self._shared], 'keep_background': self.keep_background}
 
-    def _environment(self, scratch:str) -> dict:
-        return {'PATH': '/usr/local/bin:/usr/bin:/bin', 'HOME': scratch, 'TMPDIR': scratch, 'LANG': 'C.UTF-8',
-                'MPLBACKEND': 'Agg', 'MPLCONFIGDIR': os.path.join(scratch, '.matplotlib'), **self.env}
+    def _environment(self) -> dict:
+        return {'PATH': '/usr/local/bin:/usr/bin:/bin', 'HOME': _SCRATCH, 'TMPDIR': _SCRATCH, 'LANG': 'C.UTF-8',
+                'MPLBACKEND': 'Agg', 'MPLCONFIGDIR': f'{_SCRATCH}/.matplotlib',
+                'OPENBLAS_NUM_THREADS': '1', 'OMP_NUM_THREADS': '1', 'MKL_NUM_THREADS': '1', **self.env}
 
     def _start(self):
-        import tempfile
         worker = self._worker
-        worker.scratch = tempfile.mkdtemp(prefix='toolcall-sandbox-')
-        worker.cgroup = _make_pids_cgroup(self.limits['max_processes'])
+        worker.cgroups = _make_cgroups(self.limits['max_processes'], (self.limits['memory_mb'] + self.limits['disk_mb']) << 20)
         request_read, request_write = os.pipe()
         reply_read, reply_write = os.pipe()
-        try: _template.spawn(self._config(worker.scratch, worker.cgroup), request_read, reply_write)
+        try: _template.spawn(request_read, reply_write)
         except OSError as exception:
             for fd in (request_read, request_write, reply_read, reply_write): os.close(fd)
             worker.stop()
             raise SandboxError(f'could not start the sandbox template process ({exception})') from None
         os.close(request_read); os.close(reply_write)
         os.set_blocking(request_write, False)  # requests are written with a deadline (`_write_all`)
-        worker.request_fd, worker.reader = request_write, _FrameReader(reply_read)
+        worker.request_fd, worker.reader = request_write, _FrameReader(reply_read, max_elements=_MAX_REPLY_ELEMENTS)
         deadline = time.monotonic() + 30
         try:
-            hello = worker.reader.read(deadline)
-            worker.pid = hello.get('pid') if isinstance(hello.get('pid'), int) else None
+            _write_all(request_write, _pack_frame(self._config(worker.cgroups)), deadline)  # read by the session's own bootstrap
+            ready = worker.reader.read(deadline)
+            worker.pid = ready.get('pid') if isinstance(ready.get('pid'), int) and ready['pid'] > 0 else None
             if worker.pid:
                 try: worker.pidfd = os.pidfd_open(worker.pid)
                 except (AttributeError, OSError): worker.pidfd = None
-            ready = worker.reader.read(deadline)
-        except (_FrameTimeout, _FrameViolation, EOFError) as exception:
+        except (_FrameTimeout, _FrameViolation, EOFError, BrokenPipeError) as exception:
             worker.stop()
             raise SandboxError(f'the sandbox worker failed to start ({exception!r})') from None
+        except SandboxError:
+            worker.stop()
+            raise
         if not ready.get('ready'):
             worker.stop()
             raise SandboxError(str(ready.get('fatal', 'the sandbox worker failed to start'))[:2000])
         worker.layers = ready.get('layers') if isinstance(ready.get('layers'), dict) else {}
+        worker.scratch_fd = self._open_scratch(worker)
         missing = self.status().missing
         if missing and self.require_isolation:
             worker.stop()
-            raise IsolationError(f'isolation layers missing on this system: {", ".join(missing)}; '
-                                 'run on a Linux kernel with user namespaces and Landlock, or pass require_isolation=False')
+            advice = ('keep_background=True gives up the background layer' if missing == ['background'] else
+                      'run on a Linux kernel with user namespaces, the new mount API (5.12+) and Landlock')
+            raise IsolationError(f'isolation layers missing on this system: {", ".join(missing)}; {advice}, or pass require_isolation=False')
         if missing: warnings.warn(f'sandbox running without: {", ".join(missing)}', IsolationWarning, stacklevel=3)
+
+    @staticmethod
+    def _open_scratch(worker:_Worker) -> int|None:
+        "A descriptor of the worker's scratch tmpfs, opened through its root before any cell ran (None where that is refused)."
+        if not worker.layers.get('filesystem') or worker.pidfd is None: return None
+        try: fd = os.open(f'/proc/{worker.pid}/root{_SCRATCH}', os.O_PATH | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        except OSError: return None
+        poller = select.poll()
+        poller.register(worker.pidfd, select.POLLIN)
+        if poller.poll(0):  # the worker died: that pid may name another process now
+            os.close(fd)
+            return None
+        return fd
 
     def status(self) -> SandboxStatus:
         "Which isolation layers this session has, as reported by the worker."
-        return SandboxStatus(_layer_table(self._worker.layers, self.limits), self._worker.scratch or '')
+        return SandboxStatus(_layer_table(self._worker.layers, self.limits), _SCRATCH if self._worker.layers.get('filesystem') else '')
 
     @property
     def scratch(self) -> str:
-        "The session's scratch directory (the only place the code may write)."
-        return self._worker.scratch
+        "The session's scratch directory, as the code sees it (the only place it may write besides `write_paths`)."
+        return _SCRATCH
 
-    def _restart(self):
+    def _restart(self) -> str|None:
+        "Stop the worker and start a fresh one; return why the start failed (the next run tries again), or None."
         self._worker.stop()
-        self._start()
+        try: self._start()
+        except SandboxError as exception:
+            self._worker.stop()
+            return str(exception)
+        return None
 
     def reset(self):
-        "Discard all state: kill the worker and start a fresh one with a new scratch directory."
+        "Discard all state: kill the worker and start a fresh one with an empty scratch directory."
         with self._lock:
             if self._closed: raise SandboxClosedError('this sandbox is closed; create a new Sandbox')
-            self._restart()
+            self._worker.stop()
+            self._start()
 
     def close(self):
-        "Kill the worker and delete the scratch directory. Safe to call twice."
+        "Kill the worker (its scratch directory goes with it). Safe to call twice."
         with self._lock:
             self._closed = True
             self._finalizer()
+            self._shared_finalizer()
 
     def __enter__(self): return self
     def __exit__(self, *exc_info): self.close()
@@ -964,10 +1378,11 @@ class Sandbox:
         state = 'closed' if self._closed else f'pid {self._worker.pid}'
         return f'Sandbox({state}, timeout={self.timeout}, isolated={not self._closed and self.status().fully_isolated})'
 
-    def _lost(self, message:str, started:float, timed_out:bool=False) -> RunResult:
-        self._restart()
-        return RunResult(error=message, timed_out=timed_out, state_lost=True, duration=time.monotonic() - started,
-                         notes=('the session was restarted: all variables, imports and files were lost',))
+    def _lost(self, message:str, started:float, timed_out:bool=False,
+              why:str='the session was restarted: all variables, imports and files were lost') -> RunResult:
+        failure = self._restart()
+        notes = (why,) if failure is None else (why, f'the restart failed ({failure}); the next run tries again')
+        return RunResult(error=message, timed_out=timed_out, state_lost=True, duration=time.monotonic() - started, notes=notes)
 
     def run(self,
             code:str, # Python code to run in the session
@@ -988,9 +1403,18 @@ class Sandbox:
     def _run(self, code:str, timeout:float) -> RunResult:
         with self._lock:
             if self._closed: raise SandboxClosedError('this sandbox is closed; create a new Sandbox')
-            if self._worker.reader is None: self._start()  # an earlier restart failed: try again
-            worker, started = self._worker, time.monotonic()
+            started = time.monotonic()
+            if self._worker.reader is None:  # an earlier restart failed: try again
+                failure = self._restart()
+                if failure is not None:
+                    return RunResult(error=f'SandboxError: the sandbox could not be started ({failure})', state_lost=True,
+                                     duration=time.monotonic() - started, notes=('the next run tries again',))
+            worker = self._worker
             try:
+                if worker.has_unrequested_data():
+                    return self._lost('SandboxError: the sandbox wrote to its reply pipe after its last cell had returned, '
+                                      'so its replies cannot be trusted; the code was not run', started,
+                                      why='the session was restarted (a reply nobody asked for): all variables, imports and files were lost')
                 request_id = worker.requests = worker.requests + 1
                 request = _pack_frame({'op': 'run', 'id': request_id, 'code': code, 'max_output': self.max_output})
                 try: _write_all(worker.request_fd, request, started + timeout + self.grace)  # a live worker reads at once
@@ -1006,14 +1430,23 @@ class Sandbox:
                                           'interrupted, so the sandbox was killed', started, timed_out=True)
                 return self._result(reply, timed_out, timeout, started)
             except (EOFError, BrokenPipeError):
+                if worker.reached_memory_limit():
+                    total = self.limits['memory_mb'] + self.limits['disk_mb']
+                    return self._lost(f'MemoryError: the session reached its memory limit ({total} MiB for all its processes, shared '
+                                      'memory and scratch files together) and was killed', started)
                 return self._lost('SandboxError: the sandbox process died while running the code '
                                   '(it exited, crashed, or hit its CPU limit)', started)
+            except _UnrequestedFrame as exception:
+                return self._lost(f'SandboxError: the sandbox sent a reply nobody asked for ({exception}), so none of its '
+                                  'replies can be trusted', started,
+                                  why='the session was restarted (a reply nobody asked for): all variables, imports and files were lost')
             except _FrameViolation as exception:
                 return self._lost(f'SandboxError: the sandbox sent an invalid reply ({exception})', started)
 
     def _result(self, reply:dict, timed_out:bool, timeout:float, started:float) -> RunResult:
         limit = self.max_output
         output, value, error = _text(reply, 'output', limit) or '', _text(reply, 'value', limit), _text(reply, 'error', _ERROR_LENGTH_FACTOR * limit)
+        restart = _text(reply, 'restart', 200)
         notes = []
         if _count(reply, 'output_dropped'): notes.append(f"output truncated: {_count(reply, 'output_dropped')} more characters not shown")
         if _count(reply, 'value_dropped'): notes.append(f"result truncated: {_count(reply, 'value_dropped')} more characters not shown")
@@ -1021,9 +1454,58 @@ class Sandbox:
             where = [line for line in (error or '').splitlines() if line.strip() != 'KeyboardInterrupt']
             error = '\n'.join(where + [f'TimeoutError: the code ran past the {timeout} s limit and was interrupted; '
                                       'the session and its variables are kept'])
-        return RunResult(output, value, error, _images(reply), tuple(notes), timed_out, False, time.monotonic() - started)
+        images = _images(reply)
+        if restart is not None:  # the worker ended itself: threads cannot be stopped any other way
+            failure = self._restart()
+            notes.append(f'{restart}: nothing a cell starts may outlive it, so the session was restarted '
+                         '(all variables, imports and files were lost)')
+            if failure is not None: notes.append(f'the restart failed ({failure}); the next run tries again')
+        return RunResult(output, value, error, images, tuple(notes), timed_out, restart is not None, time.monotonic() - started)
 
-# %% ../nbs/04_interp.ipynb 116
+    def _directory_fd(self, name:str) -> tuple:
+        "(directory fd, path relative to it) for `name`: relative names are in scratch, absolute ones in a write path."
+        if not isinstance(name, str) or not name: raise ValueError('name must be a non-empty str')
+        if not name.startswith('/'):
+            if self._worker.scratch_fd is None:
+                raise SandboxError('the scratch directory cannot be reached from the host on this system (no own mount namespace, '
+                                   'or /proc/<pid>/root refused)')
+            return self._worker.scratch_fd, name
+        for entry in self._shared:
+            if entry.writable and entry.is_dir and name.startswith(entry.path.rstrip('/') + '/'):
+                return entry.fd, name[len(entry.path.rstrip('/')) + 1:]
+        raise ValueError(f'{name!r} is neither relative (a file in scratch) nor inside one of write_paths {list(self.write_paths)}')
+
+    def read_file(self,
+                  name:str, # A path relative to scratch, or an absolute path inside a write path
+                  max_bytes:int|None=None, # Largest file returned (default: max_file_mb)
+                 ) -> bytes:
+        "The contents of a regular file the code wrote; symlinks are never followed, FIFOs and devices are refused."
+        limit = self.limits['max_file_mb'] << 20 if max_bytes is None else max_bytes
+        with self._lock:
+            if self._closed: raise SandboxClosedError('this sandbox is closed; create a new Sandbox')
+            directory, relative = self._directory_fd(name)
+            return _read_regular_file(directory, relative, limit)
+
+    def write_file(self,
+                   name:str, # A path relative to scratch (its directory must exist)
+                   data:bytes, # The file's new contents
+                  ):
+        "Put a file into the session's scratch directory, owned by the sandbox user; never through a symlink."
+        if not isinstance(data, (bytes, bytearray, memoryview)): raise TypeError(f'data must be bytes, not {type(data).__name__}')
+        if name.startswith('/'): raise ValueError('write_file writes into scratch: give a relative name')
+        with self._lock:
+            if self._closed: raise SandboxClosedError('this sandbox is closed; create a new Sandbox')
+            directory, relative = self._directory_fd(name)
+            with _FileSystemIds(*self._ids()): _write_regular_file(directory, relative, bytes(data))
+
+    def files(self) -> list:
+        "Relative paths of the regular files in scratch (no symlinks or special files; at most 10,000, at most 32 directories deep)."
+        with self._lock:
+            if self._closed: raise SandboxClosedError('this sandbox is closed; create a new Sandbox')
+            directory, _ = self._directory_fd('.')
+            return _regular_files(directory)
+
+# %% ../nbs/04_interp.ipynb 124
 _default_sandbox = None
 _default_lock = threading.Lock()
 
@@ -1041,7 +1523,7 @@ def python(
     "Run Python `code` in a persistent sandboxed session (no network; files only in the current directory) and return the output, the final expression's value, any error, and plots as images."
     return default_sandbox().run(code, timeout)
 
-# %% ../nbs/04_interp.ipynb 120
+# %% ../nbs/04_interp.ipynb 128
 def python_tool(
     session:Sandbox, # The session the tool runs code in
     name:str='python', # The tool name the model sees
@@ -1052,7 +1534,7 @@ def python_tool(
     run_in_session.__name__ = run_in_session.__qualname__ = name
     return run_in_session
 
-# %% ../nbs/04_interp.ipynb 123
+# %% ../nbs/04_interp.ipynb 131
 def sandbox_status() -> SandboxStatus:
     "Start a throw-away sandbox session and report which isolation layers this system gives it."
     with warnings.catch_warnings():

@@ -1,0 +1,272 @@
+"""The attacks of issue 10 (and more in the same classes), as one function both escape tests run: as root in
+`test_sandbox_escape.py`, and as an unprivileged user in `test_sandbox_nonroot.py` (which runs this file through
+`runuser`, with an interpreter that user can execute). `run_attacks` returns one short outcome string per attack,
+measured from inside the sandbox and checked from the host; `expected_outcomes` says what each must be.
+
+Only the standard library and the interp module under test are used, so the file also runs outside pytest."""
+import gc, json, os, resource, socket, stat, sys, tempfile, time
+
+SECRET = 'sk-other-session-' + 'x9' * 8  # another session's API key: no other session may find it
+OUT_OF_MEMORY = ('MemoryError: the session reached its memory limit (320 MiB for all its processes, shared memory and '
+                 'scratch files together) and was killed')
+
+
+def last_line(result) -> str:
+    "The last line of a result's error, or its value, or its output: what the model would read first."
+    if result.error: return result.error.splitlines()[-1]
+    return result.value if result.value is not None else result.output.strip()
+
+
+def attempt(action) -> str:
+    "Run a host-side `action`; its exception as 'Type: message', or 'ok: <value>'."
+    try: return f'ok: {action()!r}'
+    except Exception as exception: return f'{type(exception).__name__}: {exception}'
+
+
+def run_attacks(interp, workdir:str) -> dict:
+    "Run every attack with module `interp` as the current user; `workdir` is a host directory the user owns."
+    outcomes = {}
+    host_file = os.path.join(workdir, 'host-file.txt')
+    with open(host_file, 'w') as file: file.write('host data')
+    os.chmod(host_file, 0o600)
+    host_mode = os.stat(host_file).st_mode
+
+    # 1. host files' metadata: not in view, or read-only; a setuid copy in scratch is worthless (nosuid, invisible)
+    with interp.Sandbox(require_isolation=True) as box:
+        outcomes['chmod_host_file'] = last_line(box.run(f'import os, sys; os.chmod({host_file!r}, 0o666)'))
+        outcomes['chmod_tmp'] = last_line(box.run('os.chmod("/tmp", 0o777)'))
+        outcomes['chmod_interpreter'] = last_line(box.run('os.chmod(sys.executable, 0o4755)'))
+        outcomes['chown_stdlib'] = last_line(box.run('os.chown(os.__file__, 0, 0)'))
+        outcomes['utime_stdlib'] = last_line(box.run('os.utime(os.__file__, (0, 0))'))
+        outcomes['setxattr_stdlib'] = last_line(box.run('os.setxattr(os.__file__, "user.x", b"1")'))
+        outcomes['chmod_root_dir'] = last_line(box.run('os.chmod("/", 0o777)'))
+        outcomes['setuid_copy_in_scratch'] = last_line(box.run(
+            'import shutil; shutil.copy(sys.executable, "py"); os.chmod("py", 0o4755); os.chmod(".", 0o777)\n'
+            'bool(os.stat("py").st_mode & 0o4000), bool(os.statvfs(".").f_flag & os.ST_NOSUID)'))
+        outcomes['mknod_in_scratch'] = last_line(box.run('os.mknod("dev", 0o20666, os.makedev(1, 3))'))
+        outcomes['_paths'] = box.run('sys.executable, os.__file__').value
+    outcomes['host_file_unchanged'] = str(os.stat(host_file).st_mode == host_mode)
+
+    # 2. shared paths are pinned: a path swapped for a symlink (by another session sharing the directory) is never mounted
+    shared = os.path.join(workdir, 'shared'); os.makedirs(os.path.join(shared, 'input'))
+    with open(os.path.join(shared, 'input', 'data.csv'), 'w') as file: file.write('a,b\n')
+    os.chmod(shared, 0o777); os.chmod(os.path.join(shared, 'input'), 0o755)
+    with interp.Sandbox(require_isolation=True, write_paths=[shared], read_paths=[os.path.join(shared, 'input')]) as box, \
+         interp.Sandbox(require_isolation=True, write_paths=[shared]) as other:
+        outcomes['rename_mounted_input'] = last_line(box.run(f'import os; os.rename({shared + "/input"!r}, {shared + "/moved"!r})'))
+        outcomes['swap_input_from_other_session'] = last_line(other.run(
+            f'import os\nos.rename({shared + "/input"!r}, {shared + "/moved"!r}); os.symlink("/", {shared + "/input"!r}); "swapped"'))
+        died = box.run('import os; os._exit(0)')
+        outcomes['restart_after_swap'] = ' | '.join(died.notes)
+        outcomes['run_after_swap'] = last_line(box.run('os.listdir("/")'))
+    # 3. memory beyond the limit: memfd, SysV shm and forked children are counted (cgroup) or refused (no cgroup)
+    with interp.Sandbox(require_isolation=True, memory_mb=256, disk_mb=64, max_file_mb=4096, timeout=30) as box:
+        result = box.run('import os\nfd = os.memfd_create("hog")\nfor _ in range(1024): os.write(fd, b"x" * (1 << 20))\n"held"')
+        outcomes['memfd_hog'] = last_line(result) + (' (restarted)' if result.state_lost else '')
+        result = box.run('import ctypes; libc = ctypes.CDLL(None, use_errno=True); libc.shmat.restype = ctypes.c_void_p\n'
+                         'for _ in range(8):  # segments outlive their mapping: each fits the address space, together they do not fit the cgroup\n'
+                         '    segment = libc.syscall(29, 0, 128 << 20, 0o1000 | 0o600)\n'
+                         '    if segment < 0: break\n'
+                         '    address = libc.shmat(segment, None, 0); ctypes.memset(address, 1, 128 << 20); libc.shmdt(ctypes.c_void_p(address))\n'
+                         'segment, ctypes.get_errno()')
+        outcomes['shmget_1g'] = last_line(result)
+        result = box.run('import os, time\nfor _ in range(8):\n    if os.fork() == 0:\n        hog = bytearray(200 << 20); time.sleep(60)\n'
+                         'time.sleep(3); alive = sum(open(f"/proc/{name}/stat").read().split(") ")[1][0] != "Z" for name in os.listdir("/proc") if name.isdigit()) - 1\n'
+                         'f"children holding 200 MiB alive: {alive}, within 320 MiB: {alive * 200 <= 320}"', timeout=20)
+        outcomes['forked_hogs'] = last_line(result).rsplit(', ', 1)[-1]
+        outcomes['forked_hogs_gone'] = last_line(box.run('sorted(p for p in os.listdir("/proc") if p.isdigit())'))
+    # 4. disk: a quota on bytes and on files
+    with interp.Sandbox(require_isolation=True, disk_mb=64, max_files=1000, max_file_mb=1 << 20) as box:
+        outcomes['fallocate_10g'] = last_line(box.run('import os; fd = os.open("big", os.O_CREAT | os.O_WRONLY); os.posix_fallocate(fd, 0, 10 << 30)'))
+        outcomes['many_files'] = last_line(box.run('import os\nfor i in range(5000): open(f"f{i}", "w").close()'))
+        outcomes['disk_size'] = last_line(box.run('st = os.statvfs("/scratch"); st.f_blocks * st.f_frsize >> 20'))
+    # 5. a deep directory tree, then an exit: the restart and close never walk it on the host
+    with interp.Sandbox(require_isolation=True) as box:
+        result = box.run('import os\nfor _ in range(3000): os.mkdir("d"); os.chdir("d")\nos._exit(0)')
+        outcomes['deep_tree_exit'] = f'state_lost={result.state_lost} notes={len(result.notes)}'
+        outcomes['after_deep_tree'] = last_line(box.run('1 + 1'))
+        box.run('import os\nopen("top.txt", "w").close()\nfor _ in range(3000): os.mkdir("d"); os.chdir("d"); open("f", "w").close()')
+        listed = attempt(box.files)  # one descriptor open at a time, 32 levels at most: the host never runs out of fds
+        outcomes['files_of_deep_tree'] = f"{len(eval(listed[4:]))} {eval(listed[4:])[:2]}" if listed.startswith('ok: ') else listed
+    outcomes['close_after_deep_tree'] = 'closed'
+    # 6. other sessions' secrets: nothing of another session is in this worker's memory
+    with interp.Sandbox(require_isolation=True, env={'OTHER_KEY': SECRET}) as holder, interp.Sandbox(require_isolation=True) as box:
+        outcomes['holder_sees_own_key'] = last_line(holder.run('import os; os.environ["OTHER_KEY"] == ' + repr(SECRET)))
+        search = ('import gc, sys\nneedle = ' + repr(SECRET[::-1]) + '[::-1]\n'
+                  'def values(o):\n    if isinstance(o, dict): return [*o.keys(), *o.values()]\n'
+                  '    return list(o) if isinstance(o, (list, tuple, set)) else []\n'
+                  'found = [o for o in gc.get_objects() for v in values(o) if isinstance(v, str) and v == needle and v is not needle]\n'
+                  'frame, names = sys._getframe(), []\n'
+                  'while frame is not None: names.append(frame.f_code.co_name); found += [k for k, v in frame.f_locals.items() if k in ("config", "sessions")]; frame = frame.f_back\n'
+                  'len(found)')
+        outcomes['find_other_session_key'] = last_line(box.run(search))
+        holder.run('open("mine.txt", "w").write("private")')
+        outcomes['scratch_of_other_session'] = last_line(box.run('import os; os.listdir("/scratch"), os.path.exists("/tmp")'))
+        holder_pid = holder._worker.pid
+        outcomes['kill_other_session'] = last_line(box.run(f'os.kill({holder_pid}, 9)'))
+        outcomes['other_session_alive'] = last_line(holder.run('"alive"'))
+    # 7. host unix sockets: none in view; datagram pairs refused; a stream pair cannot be pointed elsewhere
+    listener_path = os.path.join(shared, 'host.sock')
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM); listener.bind(listener_path); os.chmod(listener_path, 0o777)
+    listener.settimeout(0.2)
+    with listener, interp.Sandbox(require_isolation=True, write_paths=[shared]) as box:
+        outcomes['socketpair_dgram'] = last_line(box.run('import socket; socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)'))
+        outcomes['socketpair_seqpacket'] = last_line(box.run('socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)'))
+        outcomes['stream_pair_sendto'] = last_line(box.run(f'a, b = socket.socketpair(); a.sendto(b"x", {listener_path!r})'))
+        outcomes['stream_pair_connect'] = last_line(box.run(f'a.connect({listener_path!r})'))
+        outcomes['dev_log'] = last_line(box.run('import os; os.path.exists("/dev/log"), os.path.exists("/run")'))
+        outcomes['host_socket_got_nothing'] = attempt(lambda: listener.recv(10))
+    # 8. host information: no host path, no host process, no host name
+    with interp.Sandbox(require_isolation=True) as box:
+        outcomes['stat_home'] = last_line(box.run('import os; os.stat("/home")'))
+        outcomes['stat_host_file'] = last_line(box.run(f'os.stat({host_file!r})'))
+        outcomes['inotify_tmp'] = last_line(box.run(
+            'import ctypes; libc = ctypes.CDLL(None, use_errno=True); fd = libc.inotify_init1(0)\n'
+            'libc.inotify_add_watch(fd, b"/tmp", 0xfff), ctypes.get_errno()'))
+        outcomes['processes'] = last_line(box.run('sorted(p for p in os.listdir("/proc") if p.isdigit())'))
+        outcomes['hostname'] = last_line(box.run('os.uname().nodename'))
+        outcomes['etc'] = last_line(box.run('sorted(os.listdir("/etc"))'))
+    # 9. a reply frame built to make the host allocate: refused before it is decoded
+    with interp.Sandbox(require_isolation=True, timeout=10) as box:
+        before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        code = ('import os, struct, json\npayload = b"{\\"id\\":%d,\\"value\\":[" + b"[],"*(5 << 20) + b"[]]}"\n'
+                'for fd in range(3, 10):\n    try: os.write(fd, struct.pack(">I", len(payload)) + payload)\n    except OSError: pass\n'
+                'import time; time.sleep(5)') % (box._worker.requests + 1)
+        result = box.run(code)
+        outcomes['amplification_frame'] = result.error
+        outcomes['amplification_rss_mb'] = str((resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) // 1024 < 100)
+    # 10. nothing a cell started runs on after it; replies nobody asked for taint the session
+    with interp.Sandbox(require_isolation=True, timeout=10) as box:
+        result = box.run('import os, threading, time\ndef spawner():\n    while True:\n'
+                         '        if os.fork() == 0:\n            while True: pass\n        time.sleep(0.05)\n'
+                         'threading.Thread(target=spawner, daemon=True).start(); time.sleep(0.2); "started"')
+        outcomes['background_forker'] = f'{last_line(result)} | {result.notes[-1]}'
+        outcomes['after_background_forker'] = last_line(box.run('import os; sorted(p for p in os.listdir("/proc") if p.isdigit())'))
+        forge = ('import os, struct, json, threading, time\ndef forge():\n    time.sleep(0.5)\n'
+                 '    payload = json.dumps({"id": %d, "value": "\'forged\'"}).encode()\n'
+                 '    for fd in range(3, 10):\n        try: os.write(fd, struct.pack(">I", len(payload)) + payload)\n        except OSError: pass\n'
+                 'threading.Thread(target=forge, daemon=True).start()') % (box._worker.requests + 2)
+        result = box.run(forge)
+        outcomes['forger_thread'] = f'state_lost={result.state_lost}'
+        result = box.run('import time; time.sleep(1)\nraise SystemExit(3)')
+        outcomes['cell_after_forger'] = f'ok={result.ok} {last_line(result)}'
+        own = ('import os, struct, json\npayload = json.dumps({"id": %d, "value": "\'mine\'"}).encode()\n'
+               'for fd in range(3, 10):\n    try: os.write(fd, struct.pack(">I", len(payload)) + payload)\n    except OSError: pass\n'
+               '"real"') % (box._worker.requests + 1)
+        box.run(own)  # the cell answers itself first: its own business, but the real reply is then one nobody asked for
+        time.sleep(0.3)  # the real reply is in the pipe by now (without the pause it is found while waiting for the next one)
+        result = box.run('1 + 1')
+        outcomes['reply_nobody_asked_for'] = f'{result.error} | {result.notes}'
+        outcomes['after_taint'] = last_line(box.run('1 + 1'))
+    # 11. what the host reads back: regular files only, no symlink followed, no FIFO opened, a size cap
+    with interp.Sandbox(require_isolation=True, write_paths=[shared], max_file_mb=1) as box:
+        box.run(f'import os\nos.symlink("/etc/shadow", "plot.csv"); os.mkfifo("pipe"); os.symlink("/etc", "etc")\n'
+                f'open("ok.txt", "w").write("fine"); open("big", "wb").write(b"x" * 1000)\n'
+                f'os.symlink("/etc/shadow", {shared + "/plot.csv"!r}); os.symlink("/", {shared + "/root"!r})')
+        outcomes['read_symlink_scratch'] = attempt(lambda: box.read_file('plot.csv'))
+        outcomes['read_symlink_write_path'] = attempt(lambda: box.read_file(shared + '/plot.csv'))
+        outcomes['read_through_dir_symlink'] = attempt(lambda: box.read_file(shared + '/root/etc/passwd'))
+        outcomes['read_through_scratch_dir_symlink'] = attempt(lambda: box.read_file('etc/passwd'))
+        started = time.monotonic()
+        outcomes['read_fifo'] = attempt(lambda: box.read_file('pipe'))
+        outcomes['read_fifo_fast'] = str(time.monotonic() - started < 1)
+        outcomes['read_dotdot'] = attempt(lambda: box.read_file('../etc/passwd'))
+        outcomes['read_outside_write_paths'] = attempt(lambda: box.read_file('/etc/passwd'))
+        outcomes['read_over_cap'] = attempt(lambda: box.read_file('big', max_bytes=100))
+        outcomes['read_regular'] = attempt(lambda: box.read_file('ok.txt'))
+        outcomes['files'] = attempt(box.files)
+        outcomes['write_through_symlink'] = attempt(lambda: box.write_file('plot.csv', b'x'))
+        outcomes['write_then_read_in_sandbox'] = attempt(lambda: box.write_file('given.txt', b'from host')) + ' | ' + \
+            last_line(box.run('open("given.txt").read(), open("given.txt", "a").write("!")'))
+    # 12. fd 0 is open; a session config larger than a socket message starts, and other sessions live on
+    with interp.Sandbox(require_isolation=True) as first:
+        pid = first._worker.pid
+        outcomes['fd0'] = last_line(first.run('import os; os.readlink("/proc/self/fd/0"), os.readlink("/proc/self/fd/1")'))
+        with interp.Sandbox(require_isolation=True, env={'BIG': 'x' * 300_000}) as big:
+            outcomes['big_config'] = last_line(big.run('import os; len(os.environ["BIG"])'))
+        outcomes['first_survives'] = f'{last_line(first.run("1 + 1"))} same_pid={first._worker.pid == pid}'
+    return outcomes
+
+
+def expected_outcomes(workdir:str, root:bool, paths:str) -> dict:
+    "What each attack must come to, as `run_attacks` reports it (`paths`: its '_paths', the interpreter and os.py inside)."
+    import ast
+    shared, host_file = os.path.join(workdir, 'shared'), os.path.join(workdir, 'host-file.txt')
+    read_only = lambda path: f"OSError: [Errno 30] Read-only file system: {path!r}"
+    python, stdlib = ast.literal_eval(paths)
+    return {
+        'chmod_host_file': f"FileNotFoundError: [Errno 2] No such file or directory: {host_file!r}",
+        'chmod_tmp': "FileNotFoundError: [Errno 2] No such file or directory: '/tmp'",
+        'chmod_interpreter': read_only(python), 'chown_stdlib': read_only(stdlib), 'utime_stdlib': 'OSError: [Errno 30] Read-only file system',
+        'setxattr_stdlib': read_only(stdlib), '_paths': paths,
+        'chmod_root_dir': read_only('/'),
+        'setuid_copy_in_scratch': '(True, True)',
+        'mknod_in_scratch': 'PermissionError: [Errno 1] Operation not permitted',
+        'host_file_unchanged': 'True',
+        'rename_mounted_input': f"OSError: [Errno 16] Device or resource busy: {shared + '/input'!r} -> {shared + '/moved'!r}",
+        'swap_input_from_other_session': "'swapped'",
+        'restart_after_swap': 'the session was restarted: all variables, imports and files were lost | the restart failed '
+                              f'(shared path {shared}/input changed since the Sandbox was created (Too many levels of symbolic links)); the next run tries again',
+        'run_after_swap': f'SandboxError: the sandbox could not be started (shared path {shared}/input changed since the Sandbox '
+                          'was created (Too many levels of symbolic links))',
+        'memfd_hog': (OUT_OF_MEMORY + ' (restarted)' if root else 'PermissionError: [Errno 1] Operation not permitted'),
+        'shmget_1g': OUT_OF_MEMORY if root else '(-1, 1)',
+        'forked_hogs': f"within 320 MiB: {root}'",  # without root there is no memory cgroup: each child has its own limit
+        'forked_hogs_gone': "['1']",
+        'fallocate_10g': 'OSError: [Errno 28] No space left on device',
+        'many_files': "OSError: [Errno 28] No space left on device: 'f998'",  # 1000 inodes: the directory is one
+        'disk_size': '64',
+        'deep_tree_exit': 'state_lost=True notes=1',
+        'after_deep_tree': '2',
+        'close_after_deep_tree': 'closed',
+        'files_of_deep_tree': f"33 {['d/' * 32 + 'f', 'd/' * 31 + 'f']}",  # top.txt and one file in each of the first 32 levels
+        'holder_sees_own_key': 'True',
+        'find_other_session_key': '0',
+        'scratch_of_other_session': '([], False)',
+        'kill_other_session': 'ProcessLookupError: [Errno 3] No such process',
+        'other_session_alive': "'alive'",
+        'socketpair_dgram': 'PermissionError: [Errno 1] Operation not permitted',
+        'socketpair_seqpacket': 'PermissionError: [Errno 1] Operation not permitted',
+        'stream_pair_sendto': 'OSError: [Errno 106] Transport endpoint is already connected',
+        'stream_pair_connect': 'OSError: [Errno 91] Protocol wrong type for socket',
+        'dev_log': '(False, False)',
+        'host_socket_got_nothing': 'TimeoutError: timed out',
+        'stat_home': "FileNotFoundError: [Errno 2] No such file or directory: '/home'",
+        'stat_host_file': f"FileNotFoundError: [Errno 2] No such file or directory: {host_file!r}",
+        'inotify_tmp': '(-1, 2)',
+        'processes': "['1']",
+        'hostname': "'sandbox'",
+        'etc': "['alternatives', 'group', 'hostname', 'hosts', 'ld.so.cache', 'localtime', 'nsswitch.conf', 'passwd']",
+        'amplification_frame': 'SandboxError: the sandbox sent an invalid reply (frame holds more than 512 JSON arrays, objects and elements)',
+        'amplification_rss_mb': 'True',
+        'background_forker': "'started' | the cell left 1 thread(s) running: nothing a cell starts may outlive it, so the session was restarted (all variables, imports and files were lost)",
+        'after_background_forker': "['1']",
+        'forger_thread': 'state_lost=True',
+        'cell_after_forger': 'ok=False SystemExit: 3',
+        'reply_nobody_asked_for': 'SandboxError: the sandbox wrote to its reply pipe after its last cell had returned, so its replies '
+                                  "cannot be trusted; the code was not run | ('the session was restarted (a reply nobody asked for): all variables, imports and files were lost',)",
+        'after_taint': '2',
+        'read_symlink_scratch': "OSError: [Errno 40] Too many levels of symbolic links: 'plot.csv'",
+        'read_symlink_write_path': "OSError: [Errno 40] Too many levels of symbolic links: 'plot.csv'",
+        'read_through_dir_symlink': "NotADirectoryError: [Errno 20] Not a directory: 'root'",
+        'read_through_scratch_dir_symlink': "NotADirectoryError: [Errno 20] Not a directory: 'etc'",
+        'read_fifo': "ValueError: 'pipe' is not a regular file",
+        'read_fifo_fast': 'True',
+        'read_dotdot': "ValueError: not a plain relative path: '../etc/passwd'",
+        'read_outside_write_paths': f"ValueError: '/etc/passwd' is neither relative (a file in scratch) nor inside one of write_paths [{shared!r}]",
+        'read_over_cap': "ValueError: 'big' is 1000 bytes, over the 100 byte limit",
+        'read_regular': "ok: b'fine'",
+        'files': "ok: ['big', 'ok.txt']",
+        'write_through_symlink': "OSError: [Errno 40] Too many levels of symbolic links: 'plot.csv'",
+        'write_then_read_in_sandbox': "ok: None | ('from host', 1)",
+        'fd0': "('/dev/null', '/dev/null')",
+        'big_config': '300000',
+        'first_survives': '2 same_pid=True',
+    }
+
+
+if __name__ == '__main__':  # run by test_sandbox_nonroot.py as an unprivileged user: interp.py path, work directory
+    import importlib.util
+    spec = importlib.util.spec_from_file_location('interp_under_test', sys.argv[1])
+    interp = importlib.util.module_from_spec(spec); sys.modules[spec.name] = interp; spec.loader.exec_module(interp)
+    print(json.dumps(run_attacks(interp, sys.argv[2])))
