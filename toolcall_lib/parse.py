@@ -1311,8 +1311,8 @@ def _wrapped_calls(body:str, tag:str, budget:_Budget) -> list:
 def _markup_body_calls(body:str, attributes:dict, budget:_Budget) -> tuple:
     "(format, calls) for the body of a `<tool_call>`-like element."
     stripped = body.strip()
-    if not stripped: return 'hermes', []
     name = (attributes.get('name') or attributes.get('function') or '').strip()
+    if not stripped: return 'hermes', [_RawCall(name, {})] if name and _valid_name(name) else []
     if name and stripped.startswith('{'): return 'xml', [_RawCall(name, stripped)] if _valid_name(name) else []
     if _looks_pythonic(stripped) and stripped[:1] == '[': return 'pythonic', _pythonic_calls(stripped)
     if stripped[:1] in ('{', '['):
