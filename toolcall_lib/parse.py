@@ -604,17 +604,23 @@ _HARD_MARKERS = ('<|', '<｜', '<tool_call', '<function_call', '<think>', '[TOOL
 _HARD_LONGEST = max(map(len, _HARD_MARKERS))
 # One character class per quoting state: a single-class search cannot backtrack, it is one pass over the text.
 _VALUE_SPECIALS = {'': re.compile(r'[\[\]{}()"\'<]'), '"': re.compile(r'["\\<]'), "'": re.compile(r"['\\<]")}
+# Runs the scan can skip in C: outside strings, ordinary characters and whole strings; inside a string, its body up to
+# the closing quote (or a `<` that may be a hard marker). Each alternative starts with a different character and the
+# patterns are only ever `match`ed for as far as they go, so nothing backtracks more than one unclosed string, once.
+_FLAT = {True: re.compile(r'''(?:[^"'\[\]{}()<]+|"[^"\\<\n]*(?:\\.[^"\\<\n]*)*")*'''),
+         False: re.compile(r'''(?:[^"'\[\]{}()]+|"[^"\\\n]*(?:\\.[^"\\\n]*)*")*''')}
+_STRING_BODY = {(quote, markers): re.compile(f'[^{quote}\\\\{"<" if markers else ""}]*(?:\\\\[\\s\\S][^{quote}\\\\{"<" if markers else ""}]*)*')
+                for quote in '"\'' for markers in (True, False)}
 
 def _scan_value(text:str, state:list, final:bool, markers:bool=True):
     """Advance a bracket-balancing scan; `state` is [position, depth, quote] and is updated in place.
     Returns the end of the value (balanced, or cut at a hard marker / the end of a final text), or None for 'need more'.
     `markers=False` reads hard markers as ordinary characters (for a body its block already delimited)."""
     position, depth, quote = state
-    length = len(text)
+    length, flat = len(text), _FLAT[markers]
     while True:
-        match = _VALUE_SPECIALS[quote].search(text, position)
-        if match is None: break
-        position = match.start()
+        position = (_STRING_BODY[quote, markers] if quote else flat).match(text, position).end()
+        if position >= length: break
         char = text[position]
         if markers and (char == '<' or (char == '[' and not quote)):
             if text.startswith(_HARD_MARKERS, position): state[:] = [position, depth, quote]; return position
@@ -719,6 +725,12 @@ class _Markers:
         self.by_opener = {opener: family for family in families.values() for opener in family.openers}
         self.literals = tuple(self.by_opener) + ('```',)
         self.word_literals = tuple(literal for literal in self.literals if literal[0].isalpha())   # found with str.find
+        # A chunk holding none of these characters holds no word literal: each literal's rarest character in prose.
+        common = ' .,:'   # punctuation frequent in prose, most frequent first
+        self.word_chars = frozenset(max((char for char in literal if not char.isalnum()), default=literal[0],
+                                        key=lambda char: common.find(char) if char in common else len(common))
+                                    for literal in self.word_literals)
+        self.word_char = re.compile(f'[{re.escape("".join(sorted(self.word_chars)))}]' if self.word_chars else '(?!)')
         self.prose = re.compile(_trie_pattern([literal for literal in self.literals if literal not in self.word_literals],
             {'{': rf'{_SPACE}{_KEY}{_SPACE}:', '[': rf'{_SPACE}(?:\{{{_SPACE}{_KEY}{_SPACE}:|[^\W\d][\w.-]{{0,127}}\()'}))
         # Where the end of a stream's buffer may be the start of a literal: one pattern tried from the window's start.
@@ -757,15 +769,20 @@ def _hold_from(text:str, start:int, markers=None) -> int:
     return hold
 
 # %% ../nbs/03_parse.ipynb 57
+_ENDS = {}   # closers + stoppers -> one compiled alternation, so a pending block looks for all its ends in one search
+
 class _Block:
     "A block that ends at a closing marker (consumed) or a stopping marker (not consumed)."
-    __slots__ = ('start', 'body_start', 'closers', 'stoppers', 'reader', 'search_from', 'longest', 'name', 'arguments')
+    __slots__ = ('start', 'body_start', 'closers', 'stoppers', 'reader', 'search_from', 'longest', 'name', 'arguments', 'preview', 'ends')
     def __init__(self, start, body_start, closers, stoppers, reader, name=None):
         self.start, self.body_start, self.closers, self.stoppers, self.reader = start, body_start, closers, stoppers, reader
         self.search_from = body_start
-        self.longest = max(map(len, closers + stoppers))
+        markers = closers + stoppers
+        self.longest = max(map(len, markers))
+        self.ends = _ENDS.get(markers) or _ENDS.setdefault(markers, re.compile('|'.join(map(re.escape, markers))))
         self.name = name   # the call's name when the opening already says it (Harmony), or 'hermes' to look for it
         self.arguments = None   # [start, bracket-scan state, end once closed] of a Hermes arguments object being streamed
+        self.preview = None     # the Hermes name, once its arguments started
 
     def resume(self, scanner, text:str, final:bool): return scanner._finish_block(text, final)
 
@@ -938,10 +955,8 @@ class _Scanner:
 
     def _finish_block(self, text, final):
         block = self.pending
-        best, marker = -1, None
-        for candidate in block.closers + block.stoppers:
-            found = self.find(text, candidate, max(block.search_from, block.body_start))
-            if found != -1 and (best == -1 or found < best): best, marker = found, candidate
+        found = block.ends.search(text, max(block.search_from, block.body_start))   # the first end; at one place, the first listed
+        best, marker = (found.start(), found.group()) if found is not None else (-1, None)
         if best == -1:
             if not final:
                 block.search_from = max(block.body_start, len(text) - block.longest + 1)
@@ -1019,12 +1034,13 @@ def _preview(pending, text:str):
         return (pending.name, pending.value_start, min(pending.state[0], len(text))) if pending.name is not None else None
     if not isinstance(pending, _Block) or pending.name is None: return None
     if pending.name == 'hermes':
-        name, after = _hermes_name(text, pending.body_start)
-        if not name or not _valid_name(name): return None
-        if pending.arguments is None:
+        if pending.arguments is None:   # once the arguments started, the name before them is settled: read it once
+            name, after = _hermes_name(text, pending.body_start)
+            if not name or not _valid_name(name): return None
             start = _hermes_arguments_start(text, after)
             if start == -1: return name, None, None
-            pending.arguments = [start, [start, 0, ''], None]
+            pending.arguments, pending.preview = [start, [start, 0, ''], None], name
+        name = pending.preview
         start, state, end = pending.arguments
         if end is None: end = pending.arguments[2] = _scan_value(text, state, final=False)
         return name, start, end if end is not None else state[0]
@@ -1052,9 +1068,33 @@ class ToolCallStreamParser:
         "Consume `chunk`; return the events it completes."
         if not isinstance(chunk, str): raise TypeError(f'feed() takes str chunks, got {type(chunk).__name__}')
         if self._closed: raise RuntimeError('feed() after close(): start a new ToolCallStreamParser for a new stream')
-        self._scanner.finder = None   # drop every other reference to the buffer so `+=` can grow it in place
+        scanner = self._scanner
+        if (self._position == len(self._buffer) and scanner.pending is None and scanner.mode is None and scanner.expect is None
+                and scanner.after_call is None and self._announced is None):
+            return self._prose_chunk(chunk)
+        scanner.finder = None   # drop every other reference to the buffer so `+=` can grow it in place
         buffer = self._buffer; self._buffer = None; buffer += chunk; self._buffer = buffer
         return self._run(final=False)
+
+    def _prose_chunk(self, chunk:str) -> list:
+        "A chunk that arrives with nothing pending: when no marker starts in it, it is text at once (minus a held tail)."
+        markers = self._scanner.markers
+        self._offset += self._position
+        if markers.prose.search(chunk) is not None or (markers.word_char.search(chunk) is not None
+                                                       and any(literal in chunk for literal in markers.word_literals)):
+            self._buffer, self._position = chunk, 0
+            return self._run(final=False)
+        if '{' in chunk or '[' in chunk: hold = _hold_from(chunk, 0)
+        else:   # only a cut literal can be held: one search of the tail pattern
+            cut = markers.tail.search(chunk, max(0, len(chunk) - markers.longest))
+            hold = cut.start() if cut is not None else len(chunk)
+        self._buffer, self._position = chunk[hold:], 0
+        self._offset += hold
+        if not hold: return []
+        text = chunk[:hold] if hold < len(chunk) else chunk
+        self._text.append(text)
+        self._notice_syntax(text)
+        return [TextDelta(text)]
 
     def close(self) -> list:
         "Signal the end of the stream: open blocks are closed and the last events returned."
@@ -1083,7 +1123,7 @@ class ToolCallStreamParser:
             self._buffer = None; buffer = buffer[position:]; self._buffer = buffer
             self._offset += position; scanner.shift(position); position = 0
         self._position = position
-        return _merge_text(events) if events is not _NO_EVENTS else events
+        return _merge_text(events) if len(events) > 1 and events is not _NO_EVENTS else events
 
     def _announce(self, buffer:str, events:list):
         "Announce the pending call once its name is known, then send its raw argument text as it arrives."
