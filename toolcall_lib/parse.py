@@ -278,8 +278,8 @@ def _loads(text:str, budget:_Budget):
     except (ValueError, RecursionError): pass
     stripped = text.strip()
     if not stripped or len(stripped) > REPAIR_LIMIT or len(stripped) > budget.remaining or not _repairable(stripped): return _FAILED
+    budget.remaining -= len(stripped)   # the safety check below is charged too: hostile text cannot make it the bottleneck either
     if _repair_would_invent(stripped): return _FAILED
-    budget.remaining -= len(stripped)
     try: value = json_repair.repair_json(stripped, return_objects=True, skip_json_loads=True)
     except Exception: return _FAILED
     if value == '' and stripped[0] not in '"\'': return _FAILED
@@ -461,25 +461,29 @@ class _Finder:
         return result
 
 # %% ../nbs/03_parse.ipynb 34
+_KEY_START, _NON_SPACE, _SPACE_AT = re.compile(r'[^\s/]'), re.compile(r'\S'), re.compile(r'\s')
+
 def _scan_attributes(text:str) -> dict:
     "Attributes of a tag's inside, e.g. ` name=\"a\" string='true' x=1` -> {'name': 'a', 'string': 'true', 'x': '1'}."
     attributes, position, length = {}, 0, len(text)
+    if '=' not in text: return attributes
     while position < length:
-        while position < length and (text[position].isspace() or text[position] == '/'): position += 1
-        equals = text.find('=', position)
+        found = _KEY_START.search(text, position)
+        if found is None: break
+        equals = text.find('=', found.start())
         if equals == -1: break
-        key = text[position:equals].strip()
-        position = equals + 1
-        while position < length and text[position].isspace(): position += 1
+        key = text[found.start():equals].strip()
+        found = _NON_SPACE.search(text, equals + 1)
+        position = found.start() if found is not None else length
         if position < length and text[position] in '"\'':
             close = text.find(text[position], position + 1)
             if close == -1: close = length
             value, position = text[position + 1:close], close + 1
         else:
-            start = position
-            while position < length and not text[position].isspace(): position += 1
-            value = text[start:position]
-        if key and not any(char.isspace() for char in key): attributes.setdefault(key, value)
+            found = _SPACE_AT.search(text, position)
+            end = found.start() if found is not None else length
+            value, position = text[position:end], end
+        if key and _SPACE_AT.search(key) is None: attributes.setdefault(key, value)
     return attributes
 
 # %% ../nbs/03_parse.ipynb 37
@@ -558,6 +562,7 @@ def _parameters(body:str, prefix:str='', budget:_Budget|None=None):
     prefix also `<argument name="k">` and `<param name="k">`. `string="false"` marks a JSON value (DSML)."""
     kinds = (f'{prefix}parameter',) + (('argument', 'param') if not prefix else ())
     for kind in kinds:
+        if f'<{kind}' not in body: continue
         arguments, text_keys, repeated, found = {}, set(), set(), False
         for inside, content in _elements(body, f'<{kind}', f'</{kind}>', _Finder(body)):
             found = True
@@ -1388,9 +1393,11 @@ _register('jamba', _tag_markers('tool_calls'), _tag_opener(_tool_calls_reader))
 class _ParametersAfter:
     "The `<function parameter name=\"k\">v</function parameter>` elements that follow `<function_call>NAME</function_call>`."
     OPEN, CLOSE = '<function parameter', '</function parameter>'
-    __slots__ = ('start', 'cursor', 'search_from', 'name', 'arguments', 'repeated')
+    ENDS = re.compile('</function parameter>|<function parameter|<function_call')
+    __slots__ = ('start', 'cursor', 'search_from', 'name', 'arguments', 'repeated', 'cut')
     def __init__(self, start:int, cursor:int, name:str):
         self.start, self.cursor, self.search_from, self.name, self.arguments, self.repeated = start, cursor, cursor, name, {}, set()
+        self.cut = False
 
     def shift(self, count:int): self.start -= count; self.cursor -= count; self.search_from -= count
 
@@ -1406,17 +1413,18 @@ class _ParametersAfter:
             if tag_end == -1:
                 if not final and len(text) - following < 1024: return None
                 break
-            close = scanner.find(text, self.CLOSE, max(tag_end, self.search_from))
-            if close == -1:
-                if not final: self.search_from = max(tag_end, len(text) - len(self.CLOSE) + 1); return None
+            found = self.ENDS.search(text, max(tag_end + 1, self.search_from))   # its closer, or the next element or call
+            if found is None:
+                if not final: self.search_from = max(tag_end + 1, len(text) - len(self.CLOSE) + 1); return None
                 close = end = len(text)
-            else: end = close + len(self.CLOSE)
+            else: close, end = found.start(), found.end() if found.group() == self.CLOSE else found.start()
             key = _scan_attributes(text[following + len(self.OPEN):tag_end]).get('name', '').strip()
             if key: _add_argument(self.arguments, key, _element_value(text[tag_end + 1:close]), self.repeated)
             self.cursor = self.search_from = end
+            if close == end: self.cut = True   # an element that never closed: the call was cut
         scanner.pending = None
         call = _RawCall(self.name, self.arguments, text_keys=frozenset(self.arguments))
-        return self.cursor, 'calls', ('xml', [call], self.start, None, False)
+        return self.cursor, 'calls', ('xml', [call], self.start, None, self.cut)
 
 class _FunctionCallBlock(_Block):
     "A `<function_call>` block; when its body is a bare name, the parameter elements after it are read too."
