@@ -315,6 +315,7 @@ class _RawCall:
     span: tuple|None = None # (start, end) of the call's own element inside its block's body, when the block holds several
     arguments_text: str|None = None # the arguments exactly as written, when a stream has been sending them raw
     reason: str|None = None # set when the markup named a call but did not read as one: the call is refused with this
+    json_slot: bool = False # the format puts a JSON object here: text that does not decode to one refuses the call
 
 def _first_key(mapping:dict, keys:tuple):
     return next((key for key in keys if key in mapping), None)
@@ -614,6 +615,13 @@ _VALUE_SPECIALS = {'': re.compile(r'[\[\]{}()"\'<]'), '"': re.compile(r'["\\<]')
 # patterns are only ever `match`ed for as far as they go, so nothing backtracks more than one unclosed string, once.
 _FLAT = {True: re.compile(r'''(?:[^"'\[\]{}()<]+|"[^"\\<\n]*(?:\\.[^"\\<\n]*)*")*'''),
          False: re.compile(r'''(?:[^"'\[\]{}()]+|"[^"\\\n]*(?:\\.[^"\\\n]*)*")*''')}
+# Inside a value (depth >= 1) a whole innermost bracket pair, holding no bracket, quote-less `'` or `<`, is skipped in
+# the same C pass: `{"glob": "*.py", "weight": 0.5}` costs no Python step. Its inside is read one character (or one
+# whole string) at a time, so a pair that does not close fails in one linear pass and is then stepped into once.
+_STRING = r'"[^"\\<\n]*(?:\\.[^"\\<\n]*)*"'
+_INNER = rf'''(?:[^"'\[\]{{}}()<]|{_STRING})*'''
+_FLAT_DEEP = {True: re.compile(rf'''(?:[^"'\[\]{{}}()<]+|{_STRING}|\{{{_INNER}\}}|\[(?!TOOL_CALLS\]){_INNER}\]|\({_INNER}\))*'''),
+              False: re.compile(rf'''(?:[^"'\[\]{{}}()]+|{_STRING.replace('<', '')}|\{{{_INNER.replace('<', '')}\}}|\[{_INNER.replace('<', '')}\]|\({_INNER.replace('<', '')}\))*''')}
 _STRING_BODY = {(quote, markers): re.compile(f'[^{quote}\\\\{"<" if markers else ""}]*(?:\\\\[\\s\\S][^{quote}\\\\{"<" if markers else ""}]*)*')
                 for quote in '"\'' for markers in (True, False)}
 
@@ -622,9 +630,9 @@ def _scan_value(text:str, state:list, final:bool, markers:bool=True):
     Returns the end of the value (balanced, or cut at a hard marker / the end of a final text), or None for 'need more'.
     `markers=False` reads hard markers as ordinary characters (for a body its block already delimited)."""
     position, depth, quote = state
-    length, flat = len(text), _FLAT[markers]
+    length, flat, deep = len(text), _FLAT[markers], _FLAT_DEEP[markers]
     while True:
-        position = (_STRING_BODY[quote, markers] if quote else flat).match(text, position).end()
+        position = (_STRING_BODY[quote, markers] if quote else deep if depth > 0 else flat).match(text, position).end()
         if position >= length: break
         char = text[position]
         if markers and (char == '<' or (char == '[' and not quote)):
@@ -735,6 +743,8 @@ class _Markers:
         self.word_chars = frozenset(max((char for char in literal if not char.isalnum()), default=literal[0],
                                         key=lambda char: common.find(char) if char in common else len(common))
                                     for literal in self.word_literals)
+        first = sorted({literal[0] for literal in self.literals if literal not in self.word_literals} | set('{['))
+        self.first_char = re.compile(f'[{re.escape("".join(first))}]')   # no such character: the prose pattern cannot match
         self.word_char = re.compile(f'[{re.escape("".join(sorted(self.word_chars)))}]' if self.word_chars else '(?!)')
         self.prose = re.compile(_trie_pattern([literal for literal in self.literals if literal not in self.word_literals],
             {'{': rf'{_SPACE}{_KEY}{_SPACE}:', '[': rf'{_SPACE}(?:\{{{_SPACE}{_KEY}{_SPACE}:|[^\W\d][\w.-]{{0,127}}\()'}))
@@ -800,10 +810,11 @@ class _Block:
 
 class _Value:
     "A JSON / Pythonic value that ends where its brackets balance."
-    __slots__ = ('start', 'value_start', 'format', 'strict', 'name', 'call_id', 'state')
-    def __init__(self, start, value_start, bracket_start, format, strict, name=None, call_id=None):
+    __slots__ = ('start', 'value_start', 'format', 'strict', 'name', 'call_id', 'state', 'announced')
+    def __init__(self, start, value_start, bracket_start, format, strict, name=None, call_id=None, announced=False):
         self.start, self.value_start, self.format, self.strict = start, value_start, format, strict
         self.name, self.call_id, self.state = name, call_id, [bracket_start, 0, '']
+        self.announced = announced   # a format's token said a call follows: a value that is not one is refused, not shown
 
     def resume(self, scanner, text:str, final:bool): return scanner._finish_value(text, final)
 
@@ -837,7 +848,7 @@ def _tag_opener(reader, closers:tuple=(), preview:bool=False, block=_Block):
     return open
 
 # %% ../nbs/03_parse.ipynb 61
-_THINK = (('</think>', '</seed:think>', '<|inner_suffix|>'), 'reasoning')   # `thinking=True`: every reasoning closer the families use
+_REASONING_CLOSERS = []   # every reasoning block's closer, added by the families: `thinking=True` starts inside any of them
 _FENCE = (('```',), 'text')
 
 class _Scanner:
@@ -847,6 +858,7 @@ class _Scanner:
         self.mode = None            # (closers, kind) inside think blocks, fences, reasoning channels
         self.pending = None         # a _Block, _Value (or a family's own pending object) waiting for more text
         self.expect = None          # format of a value that may follow (after <|python_tag|>, ';', ...)
+        self.expect_announced = False   # that value was announced by a format's token (not just a ';' after a call)
         self.after_call = None      # format of the call just read (a ';' may follow)
         self.budget = _Budget()
         self.finder = None
@@ -933,7 +945,7 @@ class _Scanner:
         following = _skip_space(text, position, final)
         if following is None: return None
         if following != -1 and text[following] == ';':
-            self.expect, self.after_call = self.after_call, None
+            self.expect, self.after_call, self.expect_announced = self.after_call, None, False
             return following + 1, 'hidden', None
         self.after_call = None
         return 'continue'
@@ -945,14 +957,14 @@ class _Scanner:
             char = text[following]
             if char in '{[' and not text.startswith('[TOOL_CALLS]', following):
                 if not final and char == '[' and len(text) - following < 12 and '[TOOL_CALLS]'.startswith(text[following:]): return None
-                self.pending = _Value(position, following, following, self.expect, strict=False)
+                self.pending = _Value(position, following, following, self.expect, strict=False, announced=self.expect_announced)
                 self.expect = None
                 return self._finish_value(text, final)
             if char.isalpha() or char == '_':
                 end = _identifier_end(text, following, final)
                 if end is None: return None
                 if end != -1 and text[end] == '(':
-                    self.pending = _Value(position, following, end, self.expect, strict=False)
+                    self.pending = _Value(position, following, end, self.expect, strict=False, announced=self.expect_announced)
                     self.expect = None
                     return self._finish_value(text, final)
         self.expect = None
@@ -998,7 +1010,7 @@ class _Scanner:
         self.pending = None
         source = text[value.value_start:end]
         found_format = value.format
-        if value.name is not None: calls = [_RawCall(value.name, source.strip(), value.call_id)]
+        if value.name is not None: calls = [_RawCall(value.name, source.strip(), value.call_id, json_slot=True)]
         else:
             calls = _payload_calls(source, self.budget, value.strict)
             if found_format == 'json' and _looks_pythonic(source): found_format = 'pythonic'
@@ -1007,6 +1019,8 @@ class _Scanner:
             cut_off = value.state[1] > 0 or bool(value.state[2])   # brackets or a string still open where the value stopped
             return end, 'calls', (found_format, calls, value.start, None, cut_off)
         if value.format in ('json', 'text_kv'): return end, 'text', text[value.start:end]
+        if value.announced and source.strip():
+            return end, 'rejected', (found_format, '', f'a {found_format} value that does not read as a call', value.start)
         return end, 'text', text[value.value_start:end] if end > value.value_start else None
 
 # %% ../nbs/03_parse.ipynb 63
@@ -1053,6 +1067,9 @@ def _preview(pending, text:str):
     return (pending.name, start, len(text) - pending.longest + 1) if start != -1 else (pending.name, None, None)
 
 # %% ../nbs/03_parse.ipynb 66
+_HELD_AT_MOST = 1024   # a tail held back while idle is never longer than a marker or the loose look-ahead
+_DELTA_BATCH = 256     # after its first piece, a call's streamed arguments go out in pieces of at least this many characters
+
 class ToolCallStreamParser:
     "Incremental tool-call parser: `feed` chunks of model text, get events; `close` at the end; `result` as `parse_tool_calls` would give."
     def __init__(self, tools=None, # None (any tool), or a list of tool names or tool schemas
@@ -1061,7 +1078,7 @@ class ToolCallStreamParser:
                 ):
         self._policy = _policy_for(tools)
         self._scanner = _Scanner()
-        if thinking: self._scanner.mode = _THINK
+        if thinking: self._scanner.mode = (tuple(_REASONING_CLOSERS), 'reasoning')
         self._buffer, self._position, self._offset = '', 0, 0
         self._calls, self._rejected, self._refusals, self._found = [], [], [], 0
         self._text, self._reasoning, self._tail, self._saw = [], [], '', False
@@ -1074,19 +1091,37 @@ class ToolCallStreamParser:
         if not isinstance(chunk, str): raise TypeError(f'feed() takes str chunks, got {type(chunk).__name__}')
         if self._closed: raise RuntimeError('feed() after close(): start a new ToolCallStreamParser for a new stream')
         scanner = self._scanner
-        if (self._position == len(self._buffer) and scanner.pending is None and scanner.mode is None and scanner.expect is None
-                and scanner.after_call is None and self._announced is None):
-            return self._prose_chunk(chunk)
+        if (scanner.pending is None and scanner.mode is None and scanner.expect is None and scanner.after_call is None
+                and self._announced is None and len(self._buffer) - self._position <= _HELD_AT_MOST):
+            held = self._buffer[self._position:]   # the tail the last chunk held back: it may begin a marker with this one
+            return self._prose_chunk(held + chunk if held else chunk)
         scanner.finder = None   # drop every other reference to the buffer so `+=` can grow it in place
         buffer = self._buffer; self._buffer = None; buffer += chunk; self._buffer = buffer
+        pending = scanner.pending
+        if pending.__class__ is _Block:   # a block still open: unless one of its ends arrived, only its preview moves on
+            found = pending.ends.search(buffer, max(pending.search_from, pending.body_start))
+            if found is None:
+                pending.search_from = max(pending.body_start, len(buffer) - pending.longest + 1)
+                announced, arguments = self._announced, pending.arguments
+                if announced is not None and arguments is not None and arguments[2] is None:   # Hermes arguments streaming
+                    start, state, _ = arguments
+                    if announced[2] and len(buffer) - state[0] < _DELTA_BATCH: return []   # coalesce the pieces after the first
+                    end = arguments[2] = _scan_value(buffer, state, final=False)
+                    stop, sent = (end if end is not None else state[0]), announced[2]
+                    if stop <= start + sent: return []
+                    announced[2] = stop - start
+                    return [ArgumentsDelta(announced[0], buffer[start + sent:stop])]
+                events = []
+                self._announce(buffer, events)
+                return events
         return self._run(final=False)
 
     def _prose_chunk(self, chunk:str) -> list:
         "A chunk that arrives with nothing pending: when no marker starts in it, it is text at once (minus a held tail)."
         markers = self._scanner.markers
         self._offset += self._position
-        if markers.prose.search(chunk) is not None or (markers.word_char.search(chunk) is not None
-                                                       and any(literal in chunk for literal in markers.word_literals)):
+        if ((markers.first_char.search(chunk) is not None and markers.prose.search(chunk) is not None)
+                or (markers.word_char.search(chunk) is not None and any(literal in chunk for literal in markers.word_literals))):
             self._buffer, self._position = chunk, 0
             return self._run(final=False)
         if '{' in chunk or '[' in chunk: hold = _hold_from(chunk, 0)
@@ -1206,6 +1241,11 @@ class ToolCallStreamParser:
         budget = self._scanner.budget
         repair_budget = budget.remaining
         arguments = _decode_arguments(raw.arguments, budget)
+        if raw.json_slot and isinstance(raw.arguments, str) and raw.arguments.strip() and arguments == {'_raw': raw.arguments}:
+            self._found -= 1   # not a call after all: the format's JSON slot holds something else
+            if announced is not None and events is not _NO_EVENTS: events.append(CallAbandoned(announced[0], announced[1]))
+            self._refuse(RejectedCall(raw.name, 'its arguments are not a JSON object', start, end, found_format), events)
+            return
         if budget.remaining < repair_budget and _cut_inside_value(raw.arguments): complete = False   # the arguments text was cut and mended
         if raw.text_keys:
             properties = self._policy.properties(name)
@@ -1275,6 +1315,7 @@ def _reasoning_opener(closer:str):
     def open(scanner, text, position, marker, final):
         scanner.mode = ((closer,), 'reasoning')
         return position + len(marker), 'hidden', None
+    if closer not in _REASONING_CLOSERS: _REASONING_CLOSERS.append(closer)
     return open
 
 def _hidden(scanner, text, position, marker, final):
@@ -1302,7 +1343,7 @@ def _named_call(name:str, body:str, budget:_Budget, prefix:str='', span=None):
     if found is not None: return _RawCall(name, found[0], text_keys=found[1], span=span)
     stripped = body.strip()
     if not stripped: return _RawCall(name, {}, span=span)
-    if stripped[0] == '{': return _RawCall(name, stripped, span=span)
+    if stripped[0] == '{': return _RawCall(name, stripped, span=span, json_slot=True)
     if stripped[0] == '<':
         children = _child_elements(stripped)
         if len(children) == 1 and children[0][0] in _NESTED_ARGUMENT_TAGS:
@@ -1358,7 +1399,7 @@ def _markup_body_calls(body:str, attributes:dict, budget:_Budget) -> tuple:
     stripped = body.strip()
     name = (attributes.get('name') or attributes.get('function') or '').strip()
     if not stripped: return 'hermes', [_RawCall(name, {})] if name and _valid_name(name) else []
-    if name and stripped.startswith('{'): return 'xml', [_RawCall(name, stripped)] if _valid_name(name) else []
+    if name and stripped.startswith('{'): return 'xml', [_RawCall(name, stripped, json_slot=True)] if _valid_name(name) else []
     if _looks_pythonic(stripped) and stripped[:1] == '[': return 'pythonic', _pythonic_calls(stripped)
     if stripped[:1] in ('{', '['):
         value = _loads(stripped, budget)
@@ -1510,7 +1551,7 @@ def _deepseek_call(inside:str, span:tuple):
             if fence_end != -1: rest = rest[:fence_end]
         name, arguments = name.strip(), rest.strip()
     else: name, arguments = left, right.strip()
-    return _RawCall(name, arguments, span=span) if _valid_name(name) else None
+    return _RawCall(name, arguments, span=span, json_slot=True) if _valid_name(name) else None
 
 def _deepseek_calls(body:str) -> list:
     for token in (_DS_CALL_BEGIN, _DS_CALL_END, _DS_SEP): body = body.replace(token.replace('｜', '|'), token)
@@ -1541,7 +1582,7 @@ def _kimi_calls(body:str) -> list:
         call_id = call_id.strip()
         name = call_id.rsplit(':', 1)[0] if ':' in call_id else call_id
         if name.startswith('functions.'): name = name[len('functions.'):]
-        if _valid_name(name): calls.append(_RawCall(name, arguments.strip(), call_id, span=spans[-1]))
+        if _valid_name(name): calls.append(_RawCall(name, arguments.strip(), call_id, span=spans[-1], json_slot=True))
     return calls
 
 _register('kimi_k2', ('<|tool_calls_section_begin|>',), _block_opener(('<|tool_calls_section_end|>',), lambda body, scanner: ('kimi_k2', _kimi_calls(body))))
@@ -1560,7 +1601,7 @@ _register('lfm2', ('<|tool_call_start|>',), _block_opener(('<|tool_call_end|>',)
 def _value_opener(found_format:str, keep:int=0):
     "`open` for a token after which a value of `found_format` may follow; the last `keep` characters belong to the value."
     def open(scanner, text, position, marker, final):
-        scanner.expect = found_format
+        scanner.expect, scanner.expect_announced = found_format, True
         return position + len(marker) - keep, 'markup', None
     return open
 
@@ -1574,7 +1615,7 @@ def _open_mistral(scanner, text, position, marker, final):
     if start is None: return None
     if start == -1: return position + 12, 'markup', None
     if text[start] in '{[':
-        scanner.pending = _Value(position, start, start, 'mistral', strict=False)
+        scanner.pending = _Value(position, start, start, 'mistral', strict=False, announced=True)
         return scanner._finish_value(text, final)
     name_end = _identifier_end(text, start, final)
     if name_end is None: return None
@@ -1590,7 +1631,7 @@ def _open_mistral(scanner, text, position, marker, final):
     elif not final and len(text) - cursor < 6 and '[ARGS]'.startswith(text[cursor:]): return None
     value_start = _skip_space(text, cursor, final)
     if value_start is None: return None
-    if value_start == -1 or text[value_start] != '{': return position + 12, 'markup', None
+    if value_start == -1 or text[value_start] != '{': return cursor, 'rejected', ('mistral', name, 'its arguments are not a JSON object', position)
     scanner.pending = _Value(position, value_start, value_start, 'mistral', strict=False, name=name, call_id=call_id)
     return scanner._finish_value(text, final)
 
@@ -1600,7 +1641,7 @@ _register('mistral', ('[TOOL_CALLS]',), _open_mistral)
 _ANALYSIS = (('<|end|>',), 'reasoning')
 
 def _harmony_reader(name:str):
-    def reader(body:str, scanner) -> tuple: return 'harmony', [_RawCall(name, body.strip())] if _valid_name(name) else []
+    def reader(body:str, scanner) -> tuple: return 'harmony', [_RawCall(name, body.strip(), json_slot=True)] if _valid_name(name) else []
     return reader
 
 def _open_harmony(scanner, text, position, marker, final):
