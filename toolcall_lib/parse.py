@@ -775,12 +775,12 @@ def _hold_from(text:str, start:int, markers=None) -> int:
     hold = length
     cut = table.tail.search(text, max(start, length - table.longest)) if table.tail is not None else None
     if cut is not None: hold = cut.start()
-    window = max(start, length - _LOOSE_SPAN)
+    # A bracket may still start a loose call only when everything after it could begin one: no other bracket follows
+    # it (but for `[ {`), so only the last `{` and the last `[` can hold.
+    window, limit = max(start, length - _LOOSE_SPAN), hold
     for bracket in '{[':
-        position = text.find(bracket, window, hold)
-        while position != -1:
-            if _loose_start(text, position, final=False) is None: hold = position; break
-            position = text.find(bracket, position + 1, hold)
+        position = text.rfind(bracket, window, limit)
+        if position != -1 and position < hold and _loose_start(text, position, final=False) is None: hold = position
     return hold
 
 # %% ../nbs/03_parse.ipynb 57
@@ -1122,12 +1122,9 @@ class ToolCallStreamParser:
         self._offset += self._position
         if ((markers.first_char.search(chunk) is not None and markers.prose.search(chunk) is not None)
                 or (markers.word_char.search(chunk) is not None and any(literal in chunk for literal in markers.word_literals))):
-            self._buffer, self._position = chunk, 0
+            self._buffer, self._position = chunk, 0   # a marker starts in it: the scanner reads it
             return self._run(final=False)
-        if '{' in chunk or '[' in chunk: hold = _hold_from(chunk, 0)
-        else:   # only a cut literal can be held: one search of the tail pattern
-            cut = markers.tail.search(chunk, max(0, len(chunk) - markers.longest))
-            hold = cut.start() if cut is not None else len(chunk)
+        hold = _hold_from(chunk, 0)   # the end may still begin a marker with the next chunk
         self._buffer, self._position = chunk[hold:], 0
         self._offset += hold
         if not hold: return []
