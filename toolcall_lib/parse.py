@@ -1124,7 +1124,10 @@ class ToolCallStreamParser:
                 or (markers.word_char.search(chunk) is not None and any(literal in chunk for literal in markers.word_literals))):
             self._buffer, self._position = chunk, 0   # a marker starts in it: the scanner reads it
             return self._run(final=False)
-        hold = _hold_from(chunk, 0)   # the end may still begin a marker with the next chunk
+        if '{' in chunk or '[' in chunk: hold = _hold_from(chunk, 0)   # the end may still begin a marker with the next chunk
+        else:   # no bracket: only a cut literal can be held back, found by one search of the tail pattern
+            cut = markers.tail.search(chunk, max(0, len(chunk) - markers.longest))
+            hold = cut.start() if cut is not None else len(chunk)
         self._buffer, self._position = chunk[hold:], 0
         self._offset += hold
         if not hold: return []
