@@ -738,14 +738,16 @@ class _Markers:
         self.by_opener = {opener: family for family in families.values() for opener in family.openers}
         self.literals = tuple(self.by_opener) + ('```',)
         self.word_literals = tuple(literal for literal in self.literals if literal[0].isalpha())   # found with str.find
-        # A chunk holding none of these characters holds no word literal: each literal's rarest character in prose.
+        # A letter-initial marker is looked for only where its signature shows: the two characters around its
+        # punctuation least common in prose (`n:` for `Action:`), cheaper than looking for every such marker.
         common = ' .,:'   # punctuation frequent in prose, most frequent first
-        self.word_chars = frozenset(max((char for char in literal if not char.isalnum()), default=literal[0],
-                                        key=lambda char: common.find(char) if char in common else len(common))
-                                    for literal in self.word_literals)
+        def signature(literal):
+            index = max((i for i, char in enumerate(literal) if not char.isalnum()), default=1,
+                        key=lambda i: common.find(literal[i]) if literal[i] in common else len(common))
+            return literal[max(0, index - 1):index + 1]
+        self.word_signatures = tuple((signature(literal), literal) for literal in self.word_literals)
         first = sorted({literal[0] for literal in self.literals if literal not in self.word_literals} | set('{['))
         self.first_char = re.compile(f'[{re.escape("".join(first))}]')   # no such character: the prose pattern cannot match
-        self.word_char = re.compile(f'[{re.escape("".join(sorted(self.word_chars)))}]' if self.word_chars else '(?!)')
         self.prose = re.compile(_trie_pattern([literal for literal in self.literals if literal not in self.word_literals],
             {'{': rf'{_SPACE}{_KEY}{_SPACE}:', '[': rf'{_SPACE}(?:\{{{_SPACE}{_KEY}{_SPACE}:|[^\W\d][\w.-]{{0,127}}\()'}))
         # Where the end of a stream's buffer may be the start of a literal: one pattern tried from the window's start.
@@ -780,7 +782,8 @@ def _hold_from(text:str, start:int, markers=None) -> int:
     window, limit = max(start, length - _LOOSE_SPAN), hold
     for bracket in '{[':
         position = text.rfind(bracket, window, limit)
-        if position != -1 and position < hold and _loose_start(text, position, final=False) is None: hold = position
+        if (position != -1 and position < hold and _LOOSE_PREFIX_RE.match(text, position) is not None
+                and _LOOSE_RE.match(text, position) is None): hold = position   # `_loose_start(...) is None`, cheaper test first
     return hold
 
 # %% ../nbs/03_parse.ipynb 57
@@ -1120,8 +1123,11 @@ class ToolCallStreamParser:
         "A chunk that arrives with nothing pending: when no marker starts in it, it is text at once (minus a held tail)."
         markers = self._scanner.markers
         self._offset += self._position
-        if ((markers.first_char.search(chunk) is not None and markers.prose.search(chunk) is not None)
-                or (markers.word_char.search(chunk) is not None and any(literal in chunk for literal in markers.word_literals))):
+        found = markers.first_char.search(chunk) is not None and markers.prose.search(chunk) is not None
+        if not found:
+            for signature, literal in markers.word_signatures:   # a letter-initial marker: its rarest two characters first
+                if signature in chunk and literal in chunk: found = True; break
+        if found:
             self._buffer, self._position = chunk, 0   # a marker starts in it: the scanner reads it
             return self._run(final=False)
         if '{' in chunk or '[' in chunk: hold = _hold_from(chunk, 0)   # the end may still begin a marker with the next chunk
