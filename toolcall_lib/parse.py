@@ -993,10 +993,10 @@ class _Scanner:
             if stop is None: stop = _scan_value(text, state, final=True)
             calls = [dataclasses.replace(calls[0], arguments_text=text[start:min(stop, best)])]
         if calls:
-            # A block the text ended inside was cut off, unless its body is a JSON value that closed (servers that stop
-            # generation at `</tool_call>` drop only the tag). Only a body json-repair had to mend (it spent budget) can
+            # A block the text ended inside (or the next opener of its kind interrupted) was cut off, unless its body is a
+            # JSON value that closed (servers that stop generation at `</tool_call>` drop only the tag). Only a body json-repair had to mend (it spent budget) can
             # have been cut inside its value: plain JSON was whole.
-            unclosed, repaired = best == len(text) and not closed, self.budget.remaining < repair_budget
+            unclosed, repaired = not closed, self.budget.remaining < repair_budget   # at the end of the text, or the next opener
             json_body = body.lstrip()[:1] in ('{', '[')
             cut_off = (unclosed and not json_body) or ((unclosed or repaired) and _cut_inside_value(body))
             return end, 'calls', (found_format, calls, block.start, block.body_start, cut_off)
@@ -1330,12 +1330,13 @@ def _hidden(scanner, text, position, marker, final):
 
 _register('think', ('<think>',), _reasoning_opener('</think>'))
 _register('seed_think', ('<seed:think>',), _reasoning_opener('</seed:think>'))
+_register('seed_think_end', ('</seed:think>', '<seed:eos>'), _hidden)   # Seed-OSS: a stray closer, its end of turn
 _register('apertus_think', ('<|inner_prefix|>',), _reasoning_opener('<|inner_suffix|>'))
+_register('apertus_think_end', ('<|inner_suffix|>',), _hidden)
 _register('end_tokens', ('<|eot_id|>', '<|eom_id|>', '<|im_end|>', '<|end|>', '<|return|>', '<|call|>', '<|endoftext|>',
                          '<|end_of_text|>', '<|action_end|>', '<|tool_call_end|>', '<|message|>', '<|constrain|>',
                          '<｜end▁of▁sentence｜>', '<|tool_calls_section_end|>', '<｜tool▁calls▁end｜>', '<|tool▁calls▁end|>',
-                         '<｜tool▁call▁end｜>', '<｜tool_calls_end｜>', '<|tools_suffix|>', '<seed:eos>',
-                         '</think>', '</seed:think>', '<|inner_suffix|>'), _hidden)
+                         '<｜tool▁call▁end｜>', '</think>'), _hidden)
 
 # %% ../nbs/03_parse.ipynb 76
 _NESTED_NAME_TAGS = ('name', 'tool_name', 'function', 'tool')
@@ -1539,6 +1540,7 @@ _register('dsml', tuple(marker for prefix in _DSML_PREFIXES for wrapper in ('fun
 def _step3_reader(body, scanner): return 'step3', _invoke_calls(body, 'steptml:', scanner.budget)
 
 _register('step3', ('<｜tool_calls_begin｜>',), _block_opener(('<｜tool_calls_end｜>',), _step3_reader))
+_register('step3_end', ('<｜tool_calls_end｜>',), _hidden)   # a closer left over when a stream's block ended early
 
 # %% ../nbs/03_parse.ipynb 97
 _DS_CALL_BEGIN, _DS_CALL_END, _DS_SEP = '<｜tool▁call▁begin｜>', '<｜tool▁call▁end｜>', '<｜tool▁sep｜>'
@@ -1708,6 +1710,7 @@ def _apertus_calls(body:str, budget:_Budget) -> list:
     return calls
 
 _register('apertus', ('<|tools_prefix|>',), _block_opener(('<|tools_suffix|>',), lambda body, scanner: ('apertus', _apertus_calls(body, scanner.budget))))
+_register('apertus_end', ('<|tools_suffix|>',), _hidden)
 
 # %% ../nbs/03_parse.ipynb 121
 def _bare_function_reader(body, scanner):
