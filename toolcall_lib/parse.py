@@ -608,8 +608,6 @@ def _child_fields(text:str) -> dict:
 # %% ../nbs/03_parse.ipynb 43
 _HARD_MARKERS = ('<|', '<｜', '<tool_call', '<function_call', '<think>', '[TOOL_CALLS]')
 _HARD_LONGEST = max(map(len, _HARD_MARKERS))
-# One character class per quoting state: a single-class search cannot backtrack, it is one pass over the text.
-_VALUE_SPECIALS = {'': re.compile(r'[\[\]{}()"\'<]'), '"': re.compile(r'["\\<]'), "'": re.compile(r"['\\<]")}
 # Runs the scan can skip in C: outside strings, ordinary characters and whole strings; inside a string, its body up to
 # the closing quote (or a `<` that may be a hard marker). Each alternative starts with a different character and the
 # patterns are only ever `match`ed for as far as they go, so nothing backtracks more than one unclosed string, once.
@@ -991,7 +989,8 @@ class _Scanner:
         if block.arguments is not None and len(calls) == 1:   # a stream has been sending these arguments raw: finish the text
             start, state, stop = block.arguments
             if stop is None: stop = _scan_value(text, state, final=True)
-            calls = [dataclasses.replace(calls[0], arguments_text=text[start:min(stop, best)])]
+            call = calls[0]   # built directly: `dataclasses.replace` costs as much as the rest of the close
+            calls = [_RawCall(call.name, call.arguments, call.id, call.text_keys, call.span, text[start:min(stop, best)], call.reason, call.json_slot)]
         if calls:
             # A block the text ended inside (or the next opener of its kind interrupted) was cut off, unless its body is a
             # JSON value that closed (servers that stop generation at `</tool_call>` drop only the tag). Only a body json-repair had to mend (it spent budget) can
