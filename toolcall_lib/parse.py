@@ -10,9 +10,10 @@ from typing import Any
 import json_repair
 
 # %% auto 0
-__all__ = ['REPAIR_LIMIT', 'REPAIR_BUDGET', 'PYTHONIC_LIMIT', 'ToolCall', 'RejectedCall', 'ParseResult', 'StreamEvent',
-           'TextDelta', 'ReasoningDelta', 'CallStarted', 'ArgumentsDelta', 'CallFinished', 'CallAbandoned',
-           'CallRejected', 'match_tool_name', 'loads_lenient', 'ToolCallStreamParser', 'parse_tool_calls']
+__all__ = ['REPAIR_LIMIT', 'REPAIR_BUDGET', 'REPAIR_ATTEMPTS', 'PYTHONIC_LIMIT', 'ToolCall', 'RejectedCall', 'ParseResult',
+           'StreamEvent', 'TextDelta', 'ReasoningDelta', 'CallStarted', 'ArgumentsDelta', 'CallFinished',
+           'CallAbandoned', 'CallRejected', 'match_tool_name', 'loads_lenient', 'ToolCallStreamParser',
+           'parse_tool_calls']
 
 # %% ../nbs/03_parse.ipynb 5
 def _short(value, limit:int=60) -> str:
@@ -223,6 +224,7 @@ def match_tool_name(name:str, # A tool name as the model wrote it
 # %% ../nbs/03_parse.ipynb 18
 REPAIR_LIMIT = 8_192 # Longest payload handed to json-repair
 REPAIR_BUDGET = 16_384 # Total characters one parse may hand to json-repair
+REPAIR_ATTEMPTS = 64 # Most times one parse may call json-repair (it is slowest on many small broken values)
 _FAILED = object()
 
 def _not_json(word:str):
@@ -240,9 +242,9 @@ def _repairable(text:str) -> bool:
     return True
 
 class _Budget:
-    "How many characters json-repair may still look at during one parse."
-    __slots__ = ('remaining',)
-    def __init__(self, total:int=REPAIR_BUDGET): self.remaining = total
+    "How many characters json-repair may still look at during one parse, and how many times it may be called."
+    __slots__ = ('remaining', 'attempts')
+    def __init__(self, total:int=REPAIR_BUDGET, attempts:int=REPAIR_ATTEMPTS): self.remaining, self.attempts = total, attempts
 
 _STRUCTURE = {'': re.compile(r'[\[\]{}"\',]'), '"': re.compile(r'["\\]'), "'": re.compile(r"['\\]")}
 
@@ -277,8 +279,9 @@ def _loads(text:str, budget:_Budget):
     try: return _json(text)
     except (ValueError, RecursionError): pass
     stripped = text.strip()
-    if not stripped or len(stripped) > REPAIR_LIMIT or len(stripped) > budget.remaining or not _repairable(stripped): return _FAILED
-    budget.remaining -= len(stripped)   # the safety check below is charged too: hostile text cannot make it the bottleneck either
+    if (not stripped or len(stripped) > REPAIR_LIMIT or len(stripped) > budget.remaining or budget.attempts <= 0
+            or not _repairable(stripped)): return _FAILED
+    budget.remaining -= len(stripped); budget.attempts -= 1   # the safety check below is charged too: hostile text cannot make it the bottleneck either
     if _repair_would_invent(stripped): return _FAILED
     try: value = json_repair.repair_json(stripped, return_objects=True, skip_json_loads=True)
     except Exception: return _FAILED
