@@ -16,7 +16,15 @@ FRAGMENTS = ['<tool_call>', '</tool_call>', '<tool_calls>', '</tool_calls>', '<f
              '<|tool_calls_section_end|>', '<|channel|>', 'analysis', 'commentary to=functions.a ', '<|message|>', '<|call|>',
              '<|end|>', '<|start|>assistant', '<｜DSML｜function_calls>', '<｜DSML｜invoke name="a">', '</｜DSML｜invoke>',
              '{', '}', '[', ']', '(', ')', '"', "'", '\\', ':', ',', ';', ' ', '\n', '{"name": "a", "arguments": {"x": 1}}',
-             '"name"', '"arguments"', 'a(x=1)', 'tool_calls', '<', '>', '|', 'True', 'null', 'x', 'é', '\x00']
+             '"name"', '"arguments"', 'a(x=1)', 'tool_calls', '<', '>', '|', 'True', 'null', 'x', 'é', '\x00',
+             # the openers of the newer families and the seed's XML styles
+             '<seed:tool_call>', '</seed:tool_call>', '<seed:think>', '</seed:think>', '<｜tool_calls_begin｜>', '<｜tool_calls_end｜>',
+             '<steptml:invoke name="a">', '</steptml:invoke>', '<steptml:parameter name="x">', '</steptml:parameter>',
+             '<|tools_prefix|>', '<|tools_suffix|>', '[{"a": {"x": 1}}]', '<function name="a">', '>>>', '>>>a\n', '>>>all\n',
+             ' to=functions.a', '<｜tool▁calls｜>', 'function<｜tool▁sep｜>a\n', '<|DSML|tool_calls>', '<DSMLinvoke name="a">',
+             '</DSMLinvoke>', 'Action:', 'Action: ```json\n', '<tool name="a">', '</tool>', '<tool_use>', '</tool_use>',
+             '<function parameter name="x">', '</function parameter>', '<argument name="x">', '</argument>', '<![CDATA[', ']]>',
+             '<|inner_prefix|>', '<|inner_suffix|>', "a(x=b'z')", 'a(x=1e999)', 'a(x={1})']
 
 hostile_text = st.one_of(
     st.text(max_size=200),
@@ -54,7 +62,7 @@ def check_event_protocol(events):
 def test_never_raises(text, tools, standalone):
     result = parse_tool_calls(text, tools, standalone=standalone)
     assert isinstance(result, ParseResult)
-    json.dumps(result.to_dict(), default=str)
+    json.dumps(result.to_dict(), allow_nan=False)   # always plain JSON: nothing to convert, no NaN
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
@@ -92,7 +100,8 @@ def test_streaming_one_character_at_a_time():
 
 # Well-formed calls in many formats, mixed with prose that has no markup characters.
 PROSE = st.text(alphabet='abcdefghijklmnopqrstuvwxyz ABC.,!?:-\n0123456789', max_size=30)
-NAMES = st.from_regex(r'[a-z][a-z_]{0,10}', fullmatch=True).filter(lambda name: not keyword.iskeyword(name))  # `as(...)` is not Python
+NAMES = st.from_regex(r'[a-z][a-z_]{0,10}', fullmatch=True).filter(
+    lambda name: not keyword.iskeyword(name) and name != 'all')  # `as(...)` is not Python; `>>>all` is Functionary's text channel
 VALUES = st.text(alphabet='abcdefghijklmnopqrstuvwxyz 0123456789.,-', min_size=1, max_size=12).filter(lambda v: v == v.strip())
 ARGUMENTS = st.dictionaries(st.from_regex(r'[a-z][a-z_]{0,6}', fullmatch=True).filter(lambda key: not keyword.iskeyword(key)), VALUES, max_size=3)
 
@@ -132,10 +141,38 @@ def render(fmt, name, arguments):
     if fmt == 'harmony':
         return f'<|start|>assistant<|channel|>commentary to=functions.{name} <|constrain|>json<|message|>{as_json}<|call|>'
     if fmt == 'text_kv': return f'function.name: {name}\nfunction.arguments: {as_json}'
+    parameters = ''.join(f'<parameter={k}>{v}</parameter>\n' for k, v in arguments.items())
+    if fmt == 'seed_oss': return f'<seed:tool_call>\n<function={name}>\n{parameters}</function>\n</seed:tool_call>'
+    if fmt == 'qwen3_coder_bare': return f'<function={name}>\n{parameters}</function>'
+    if fmt == 'functionary_v31': return f'<function={name}>{as_json}</function>'
+    if fmt == 'functionary_named': return f'<function name="{name}">{as_json}</function>'
+    if fmt == 'functionary_v32': return f'>>>{name}\n{as_json}'
+    if fmt == 'step3':
+        steptml = ''.join(f'<steptml:parameter name="{k}">{v}</steptml:parameter>' for k, v in arguments.items())
+        return (f'<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name="{name}">{steptml}</steptml:invoke>'
+                '<｜tool_call_end｜><｜tool_calls_end｜>')
+    if fmt == 'apertus': return f'<|tools_prefix|>[{json.dumps({name: arguments})}]<|tools_suffix|>'
+    if fmt == 'harmony_recipient_first':
+        return f'<|start|>assistant to=functions.{name}<|channel|>commentary json<|message|>{as_json}<|call|>'
+    if fmt == 'deepseek_r1_short': return f'<｜tool▁calls｜>function<｜tool▁sep｜>{name}\n```json\n{as_json}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>'
+    if fmt in ('dsml_ascii', 'dsml_bare'):
+        prefix = '|DSML|' if fmt == 'dsml_ascii' else 'DSML'
+        dsml = ''.join(f'<{prefix}parameter name="{k}" string="true">{v}</{prefix}parameter>' for k, v in arguments.items())
+        return f'<{prefix}tool_calls><{prefix}invoke name="{name}">{dsml}</{prefix}invoke></{prefix}tool_calls>'
+    if fmt == 'command_r': return f'Action: ```json\n{json.dumps([{"tool_name": name, "parameters": arguments}])}\n```'
+    if fmt == 'seed_arguments':
+        return f'<function_call name="{name}">' + ''.join(f'<argument name="{k}">{v}</argument>' for k, v in arguments.items()) + '</function_call>'
+    if fmt == 'seed_tool': return f'<tool name="{name}">' + ''.join(f'<{k}>{v}</{k}>' for k, v in arguments.items()) + '</tool>'
+    if fmt == 'seed_name_then_parameters':
+        return f'<function_call>{name}</function_call>' + ''.join(f'<function parameter name="{k}">{v}</function parameter>' for k, v in arguments.items())
+    if fmt == 'seed_invoke_json': return f'<function_calls><invoke name="{name}">{as_json}</invoke></function_calls>'
     raise ValueError(fmt)
 
 FORMATS = ['hermes', 'mistral', 'mistral_list', 'granite', 'phi4_mini', 'internlm', 'llama3_json', 'json', 'pythonic', 'lfm2',
-           'qwen3_coder', 'glm45', 'minimax', 'invoke', 'dsml', 'deepseek_v3', 'deepseek_v31', 'kimi_k2', 'harmony', 'text_kv']
+           'qwen3_coder', 'glm45', 'minimax', 'invoke', 'dsml', 'deepseek_v3', 'deepseek_v31', 'kimi_k2', 'harmony', 'text_kv',
+           'seed_oss', 'qwen3_coder_bare', 'functionary_v31', 'functionary_named', 'functionary_v32', 'step3', 'apertus',
+           'harmony_recipient_first', 'deepseek_r1_short', 'dsml_ascii', 'dsml_bare', 'command_r', 'seed_arguments', 'seed_tool',
+           'seed_name_then_parameters', 'seed_invoke_json']
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())

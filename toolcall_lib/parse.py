@@ -10,9 +10,10 @@ from typing import Any
 import json_repair
 
 # %% auto 0
-__all__ = ['REPAIR_LIMIT', 'REPAIR_BUDGET', 'PYTHONIC_LIMIT', 'ToolCall', 'ParseResult', 'StreamEvent', 'TextDelta',
-           'ReasoningDelta', 'CallStarted', 'ArgumentsDelta', 'CallFinished', 'CallAbandoned', 'CallRejected',
-           'match_tool_name', 'loads_lenient', 'ToolCallStreamParser', 'parse_tool_calls']
+__all__ = ['REPAIR_LIMIT', 'REPAIR_BUDGET', 'REPAIR_ATTEMPTS', 'PYTHONIC_LIMIT', 'ToolCall', 'RejectedCall', 'ParseResult',
+           'StreamEvent', 'TextDelta', 'ReasoningDelta', 'CallStarted', 'ArgumentsDelta', 'CallFinished',
+           'CallAbandoned', 'CallRejected', 'match_tool_name', 'loads_lenient', 'ToolCallStreamParser',
+           'parse_tool_calls']
 
 # %% ../nbs/03_parse.ipynb 5
 def _short(value, limit:int=60) -> str:
@@ -45,14 +46,28 @@ class ToolCall:
 
 # %% ../nbs/03_parse.ipynb 9
 @dataclass(frozen=True)
+class RejectedCall:
+    "Tool-call markup that did not become a call, and why."
+    name: str # The tool name as the model wrote it ('' when none could be read)
+    reason: str # Why: not in the allow-list, a value that is not JSON, a body that does not read as its format
+    start: int = 0 # Offset in the text where the markup starts
+    end: int = 0 # Offset just past it
+    format: str = '' # The format its opener belongs to
+
+    def to_dict(self) -> dict:
+        "Plain-JSON form of the refusal."
+        return {'name': self.name, 'reason': self.reason, 'start': self.start, 'end': self.end, 'format': self.format}
+
+@dataclass(frozen=True)
 class ParseResult:
     "What `parse_tool_calls` found in a text."
     calls: tuple = () # Accepted `ToolCall`s in text order
     saw_tool_call_syntax: bool = False # True when tool-call markup (or `tool_calls`, `<tool_call`, `<function_call`, `<invoke`) appeared, or a call parsed
     rejected_by_policy: bool = False # True when calls were found and the allow-list refused all of them
-    rejected_tool_names: tuple = () # Refused names, de-duplicated, first-seen order
+    rejected_tool_names: tuple = () # Names the allow-list refused, de-duplicated, first-seen order
     text: str = '' # Visible text: the prose with tool markup and reasoning removed
     reasoning: str = '' # Text of think blocks / reasoning channels
+    rejected: tuple = () # `RejectedCall`s in text order: refused by the allow-list, or markup that did not read as a call
 
     def __iter__(self): return iter(self.calls)
     def __len__(self): return len(self.calls)
@@ -61,12 +76,13 @@ class ParseResult:
         "Plain-JSON form of the result."
         return {'calls': [call.to_dict() for call in self.calls], 'saw_tool_call_syntax': self.saw_tool_call_syntax,
                 'rejected_by_policy': self.rejected_by_policy, 'rejected_tool_names': list(self.rejected_tool_names),
-                'text': self.text, 'reasoning': self.reasoning}
+                'text': self.text, 'reasoning': self.reasoning, 'rejected': [refusal.to_dict() for refusal in self.rejected]}
 
     def __repr__(self):
+        refusals = f', rejected={list(self.rejected)!r}' if self.rejected else ''
         return (f'ParseResult(calls={list(self.calls)!r}, saw_tool_call_syntax={self.saw_tool_call_syntax}, '
                 f'rejected_by_policy={self.rejected_by_policy}, rejected_tool_names={list(self.rejected_tool_names)!r}, '
-                f'text={_short(self.text)})')
+                f'text={_short(self.text)}{refusals})')
 
 # %% ../nbs/03_parse.ipynb 11
 class StreamEvent:
@@ -120,8 +136,9 @@ class CallAbandoned(StreamEvent):
 
 @dataclass(frozen=True)
 class CallRejected(StreamEvent):
-    "A call was found but its tool is not in the allow-list."
-    name: str # The name as the model wrote it
+    "Call markup was found but refused: its tool is not in the allow-list, or it did not read as a call."
+    name: str # The name as the model wrote it ('' when none could be read)
+    reason: str = '' # Why it was refused, as in `RejectedCall.reason`
     kind = 'call_rejected'
 
 # %% ../nbs/03_parse.ipynb 14
@@ -145,25 +162,36 @@ class _ToolPolicy:
     "The allow-list: resolves parsed names to canonical ones and knows each tool's parameter schemas."
     def __init__(self, tools):
         self.allow_all = tools is None
-        self.schemas, self.by_fold, self.by_loose = {}, {}, {}
+        self.schemas, self._by_fold, self._by_loose = {}, None, None   # the folded maps are built on the first inexact name
         if tools is None: return
         if isinstance(tools, (str, dict)) or not hasattr(tools, '__iter__'):
             raise TypeError(f'`tools` must be None or a list of tool names or schemas; got {_short(tools)}')
         for tool in tools:
             name, schema = _tool_entry(tool)
             self.schemas.setdefault(name, schema)
-            self.by_fold.setdefault(name.casefold(), name)
-            self.by_loose.setdefault(_loose(name), name)
+
+    def _folded(self, name):
+        if self._by_fold is None:
+            self._by_fold = {}
+            for known in self.schemas: self._by_fold.setdefault(known.casefold(), known)
+        return self._by_fold.get(name.casefold())
 
     def _exact_or_folded(self, name):
         if name in self.schemas: return name
-        return self.by_fold.get(name.casefold())
+        return self._folded(name)
+
+    def _loosely(self, name):
+        if self._by_loose is None:
+            self._by_loose = {}
+            for known in self.schemas: self._by_loose.setdefault(_loose(known), known)
+        loose = _loose(name)
+        return self._by_loose.get(loose) if loose else None
 
     def resolve(self, name:str) -> str|None:
-        if self.allow_all: return name
-        found = self._exact_or_folded(name)
+        if self.allow_all or name in self.schemas: return name
+        found = self._folded(name)
         if found is None and '.' in name: found = self._exact_or_folded(name.rsplit('.', 1)[1])
-        if found is None and (loose := _loose(name)): found = self.by_loose.get(loose)
+        if found is None: found = self._loosely(name)
         return found
 
     def properties(self, name:str) -> dict:
@@ -171,17 +199,40 @@ class _ToolPolicy:
         properties = schema.get('properties') if isinstance(schema, dict) else None
         return properties if isinstance(properties, dict) else {}
 
+_ALLOW_ALL = _ToolPolicy(None)
+_POLICIES = {}   # id(tools) -> (tools, ids of its entries, policy): a loop passes the same list on every turn
+
+def _policy_for(tools) -> _ToolPolicy:
+    "The `_ToolPolicy` of `tools`, reused while the same list holds the same entries."
+    if tools is None: return _ALLOW_ALL
+    if isinstance(tools, (list, tuple)):
+        cached, entries = _POLICIES.get(id(tools)), tuple(map(id, tools))
+        if cached is not None and cached[0] is tools and cached[1] == entries: return cached[2]
+        policy = _ToolPolicy(tools)
+        if len(_POLICIES) >= 64: _POLICIES.clear()
+        _POLICIES[id(tools)] = (tools, entries, policy)
+        return policy
+    return _ToolPolicy(tools)
+
 # %% ../nbs/03_parse.ipynb 15
 def match_tool_name(name:str, # A tool name as the model wrote it
                     tools=None, # None (any name), or a list of tool names or tool schemas
                    ) -> str|None:
     "The canonical name `name` resolves to under the allow-list `tools`, or None when it is not allowed."
-    return _ToolPolicy(tools).resolve(name)
+    return _policy_for(tools).resolve(name)
 
 # %% ../nbs/03_parse.ipynb 18
 REPAIR_LIMIT = 8_192 # Longest payload handed to json-repair
 REPAIR_BUDGET = 16_384 # Total characters one parse may hand to json-repair
+REPAIR_ATTEMPTS = 64 # Most times one parse may call json-repair (it is slowest on many small broken values)
 _FAILED = object()
+
+def _not_json(word:str):
+    "`NaN`, `Infinity` and `-Infinity` are not JSON: a payload holding one does not decode (a result stays plain JSON)."
+    raise ValueError(f'{word} is not JSON')
+
+_DECODER = json.JSONDecoder(parse_constant=_not_json)
+_json = _DECODER.decode   # `json.loads` without NaN and Infinity, at the same speed
 _KEYLESS_OBJECT = re.compile(r'\{[ \t\r\n]*[^"\'}\w \t\r\n]')   # `{` then neither a key nor `}`: linear, the space runs never overlap
 
 def _repairable(text:str) -> bool:
@@ -191,17 +242,47 @@ def _repairable(text:str) -> bool:
     return True
 
 class _Budget:
-    "How many characters json-repair may still look at during one parse."
-    __slots__ = ('remaining',)
-    def __init__(self, total:int=REPAIR_BUDGET): self.remaining = total
+    "How many characters json-repair may still look at during one parse, and how many times it may be called."
+    __slots__ = ('remaining', 'attempts')
+    def __init__(self, total:int=REPAIR_BUDGET, attempts:int=REPAIR_ATTEMPTS): self.remaining, self.attempts = total, attempts
+
+_STRUCTURE = {'': re.compile(r'[\[\]{}"\',]'), '"': re.compile(r'["\\]'), "'": re.compile(r"['\\]")}
+
+def _repair_would_invent(text:str) -> bool:
+    """Whether repairing `text` would have to invent structure: an object or list where an object's key belongs
+    (`{"todos": {..}, {..}}`, a cut object followed by a whole one), or words after the value closed
+    (`{"a": 1} tail text`). One forward pass over the structural characters."""
+    stack, quote, position, length = [], '', 0, len(text)
+    while True:
+        match = _STRUCTURE[quote].search(text, position)
+        if match is None: return False
+        position = match.start()
+        char = text[position]
+        if quote:
+            if char == '\\': position += 2; continue
+            quote = ''
+        elif char in '"\'': quote = char
+        elif char in '{[':
+            stack.append(char)
+        elif char in ']}':
+            if stack: stack.pop()
+            if not stack:
+                return bool(text[position + 1:].strip(' \t\r\n]});,'))   # only stray closers may follow
+        if (char in '{,') and stack and stack[-1] == '{':   # a key must come next
+            following = position + 1
+            while following < length and text[following] in ' \t\r\n': following += 1
+            if following < length and text[following] in '{[': return True
+        position += 1
 
 def _loads(text:str, budget:_Budget):
-    "Decode JSON, repairing it when needed and affordable; `_FAILED` when that does not work."
-    try: return json.loads(text)
+    "Decode JSON, repairing it when needed, affordable and safe; `_FAILED` when that does not work."
+    try: return _json(text)
     except (ValueError, RecursionError): pass
     stripped = text.strip()
-    if not stripped or len(stripped) > REPAIR_LIMIT or len(stripped) > budget.remaining or not _repairable(stripped): return _FAILED
-    budget.remaining -= len(stripped)
+    if (not stripped or len(stripped) > REPAIR_LIMIT or len(stripped) > budget.remaining or budget.attempts <= 0
+            or not _repairable(stripped)): return _FAILED
+    budget.remaining -= len(stripped); budget.attempts -= 1   # the safety check below is charged too: hostile text cannot make it the bottleneck either
+    if _repair_would_invent(stripped): return _FAILED
     try: value = json_repair.repair_json(stripped, return_objects=True, skip_json_loads=True)
     except Exception: return _FAILED
     if value == '' and stripped[0] not in '"\'': return _FAILED
@@ -236,6 +317,8 @@ class _RawCall:
     text_keys: frozenset = frozenset() # argument keys whose values arrived as text (XML formats)
     span: tuple|None = None # (start, end) of the call's own element inside its block's body, when the block holds several
     arguments_text: str|None = None # the arguments exactly as written, when a stream has been sending them raw
+    reason: str|None = None # set when the markup named a call but did not read as one: the call is refused with this
+    json_slot: bool = False # the format puts a JSON object here: text that does not decode to one refuses the call
 
 def _first_key(mapping:dict, keys:tuple):
     return next((key for key in keys if key in mapping), None)
@@ -279,7 +362,7 @@ def _decode_arguments(arguments, budget:_Budget) -> dict:
         if not stripped: return {}
         if stripped[0] == '{': value = _loads(stripped, budget)
         else:
-            try: value = json.loads(stripped)
+            try: value = _json(stripped)
             except (ValueError, RecursionError): value = _FAILED
         return value if isinstance(value, dict) else {'_raw': arguments}
     return {'_raw': arguments}
@@ -292,6 +375,20 @@ def _literal(node):
     if isinstance(node, ast.Name) and node.id in _JSON_WORDS: return _JSON_WORDS[node.id]
     return ast.literal_eval(node)
 
+class _NotJSON(ValueError): "A Python literal with no JSON form."
+
+def _as_json(value):
+    "`value` (a Python literal) as plain JSON data; `_NotJSON` says why when it has no JSON form."
+    if value is None or isinstance(value, (str, bool, int)): return value
+    if isinstance(value, float):
+        if value != value or value in (float('inf'), float('-inf')): raise _NotJSON(f'{value!r} is not a JSON number')
+        return value
+    if isinstance(value, (list, tuple)): return [_as_json(item) for item in value]
+    if isinstance(value, dict):
+        if not all(isinstance(key, str) for key in value): raise _NotJSON('a dict with keys that are not strings')
+        return {key: _as_json(item) for key, item in value.items()}
+    raise _NotJSON(f'a {type(value).__name__} value ({_short(value, 30)}) has no JSON form')
+
 def _dotted_name(node) -> str|None:
     parts = []
     while isinstance(node, ast.Attribute): parts.append(node.attr); node = node.value
@@ -300,7 +397,8 @@ def _dotted_name(node) -> str|None:
     return '.'.join(reversed(parts))
 
 def _pythonic_calls(source:str) -> list:
-    "Calls in a Pythonic call list (or a single call); empty unless every element is a literal-only call."
+    """Calls in a Pythonic call list (or a single call); empty unless every element is a call with literal keyword
+    values. A call whose literals have no JSON form (bytes, sets, `1e999`) is refused with its reason; its siblings stay."""
     if len(source) > PYTHONIC_LIMIT: return []
     try: tree = ast.parse(source.strip(), mode='eval')
     except Exception: return []
@@ -312,12 +410,15 @@ def _pythonic_calls(source:str) -> list:
         name = _dotted_name(item.func)
         if not name: return []
         if name.endswith('.call'): name = name[:-5]   # Llama 3.1 built-ins: brave_search.call(query=...)
-        arguments = {}
+        arguments, reason = {}, None
         for keyword in item.keywords:
             if keyword.arg is None: return []
-            try: arguments[keyword.arg] = _literal(keyword.value)
+            try: value = _literal(keyword.value)
             except Exception: return []
-        calls.append(_RawCall(name, arguments))
+            try: arguments[keyword.arg] = _as_json(value)
+            except _NotJSON as error: reason = reason or f'argument {keyword.arg!r}: {error}'
+            except RecursionError: reason = reason or f'argument {keyword.arg!r} is nested too deeply'
+        calls.append(_RawCall(name, None, reason=reason) if reason else _RawCall(name, arguments))
     return calls
 
 def _looks_pythonic(source:str) -> bool:
@@ -364,25 +465,29 @@ class _Finder:
         return result
 
 # %% ../nbs/03_parse.ipynb 34
+_KEY_START, _NON_SPACE, _SPACE_AT = re.compile(r'[^\s/]'), re.compile(r'\S'), re.compile(r'\s')
+
 def _scan_attributes(text:str) -> dict:
     "Attributes of a tag's inside, e.g. ` name=\"a\" string='true' x=1` -> {'name': 'a', 'string': 'true', 'x': '1'}."
     attributes, position, length = {}, 0, len(text)
+    if '=' not in text: return attributes
     while position < length:
-        while position < length and (text[position].isspace() or text[position] == '/'): position += 1
-        equals = text.find('=', position)
+        found = _KEY_START.search(text, position)
+        if found is None: break
+        equals = text.find('=', found.start())
         if equals == -1: break
-        key = text[position:equals].strip()
-        position = equals + 1
-        while position < length and text[position].isspace(): position += 1
+        key = text[found.start():equals].strip()
+        found = _NON_SPACE.search(text, equals + 1)
+        position = found.start() if found is not None else length
         if position < length and text[position] in '"\'':
             close = text.find(text[position], position + 1)
             if close == -1: close = length
             value, position = text[position + 1:close], close + 1
         else:
-            start = position
-            while position < length and not text[position].isspace(): position += 1
-            value = text[start:position]
-        if key and not any(char.isspace() for char in key): attributes.setdefault(key, value)
+            found = _SPACE_AT.search(text, position)
+            end = found.start() if found is not None else length
+            value, position = text[position:end], end
+        if key and _SPACE_AT.search(key) is None: attributes.setdefault(key, value)
     return attributes
 
 # %% ../nbs/03_parse.ipynb 37
@@ -415,71 +520,72 @@ def _typed(text:str, schema, budget:_Budget):
     return text
 
 # %% ../nbs/03_parse.ipynb 40
+_CDATA_OPEN, _CDATA_CLOSE = '<![CDATA[', ']]>'
+
 def _element_value(text:str) -> str:
+    "An element's content as its value: one newline dropped on each side, a CDATA section unwrapped."
     if text.startswith('\n'): text = text[1:]
     if text.endswith('\n'): text = text[:-1]
+    stripped = text.strip()
+    if stripped.startswith(_CDATA_OPEN) and stripped.endswith(_CDATA_CLOSE): return stripped[len(_CDATA_OPEN):-len(_CDATA_CLOSE)]
     return text
 
 def _elements(body:str, opener:str, closer:str, finder:_Finder, spans:list|None=None):
     """Yield (inside of the opening tag, content) for each `opener...>content closer` in `body`; unclosed runs to the
     next opener. When `spans` is a list, each element's (start, end) in `body` is appended to it before it is yielded."""
-    position = 0
+    position, delimited = 0, opener[-1] in '= '
     while True:
         start = finder.find(opener, position)
         if start == -1: return
-        tag_end = body.find('>', start + len(opener))
+        after = start + len(opener)
+        if not delimited and after < len(body) and (body[after].isalnum() or body[after] in '_:-.'): position = after; continue   # `<parameters>` is not `<parameter`
+        tag_end = body.find('>', after)
         if tag_end == -1: return
-        close = finder.find(closer, tag_end)
-        following = finder.find(opener, tag_end)
+        search_from = tag_end
+        content_start = tag_end + 1 + body.startswith('\n', tag_end + 1)
+        if body.startswith(_CDATA_OPEN, content_start):
+            cdata_end = body.find(_CDATA_CLOSE, content_start)
+            if cdata_end != -1: search_from = cdata_end
+        close = finder.find(closer, search_from)
+        following = finder.find(opener, search_from)
         stop = min(i for i in (close, following, len(body)) if i != -1)
         end = stop + (len(closer) if stop == close else 0)
         if spans is not None: spans.append((start, end))
-        yield body[start + len(opener):tag_end], body[tag_end + 1:stop]
+        yield body[after:tag_end], body[tag_end + 1:stop]
         position = end
 
-def _qwen3_coder_calls(body:str) -> list:
-    finder, calls, spans = _Finder(body), [], []
-    for name, inside in _elements(body, '<function=', '</function>', finder, spans):
-        inner_finder = _Finder(inside)
-        arguments = {key.strip(): _element_value(value) for key, value in _elements(inside, '<parameter=', '</parameter>', inner_finder)}
-        if _valid_name(name.strip()): calls.append(_RawCall(name.strip(), arguments, text_keys=frozenset(arguments), span=spans[-1]))
-    return calls
+def _add_argument(arguments:dict, key:str, value, repeated:set):
+    "Set `key`; a key given again collects its values in a list (`<parameter name=\"item\">` written once per item)."
+    if key not in arguments: arguments[key] = value
+    elif key in repeated: arguments[key].append(value)
+    else: arguments[key] = [arguments[key], value]; repeated.add(key)
 
-def _glm_calls(body:str) -> list:
-    name_end = body.find('<')
-    name = (body if name_end == -1 else body[:name_end]).strip()
-    if not _valid_name(name, spaces=False): return []
-    keys = [key.strip() for _, key in _elements(body, '<arg_key', '</arg_key>', _Finder(body))]
-    values = [_element_value(value) for _, value in _elements(body, '<arg_value', '</arg_value>', _Finder(body))]
-    arguments = dict(zip(keys, values))
-    return [_RawCall(name, arguments, text_keys=frozenset(arguments))]
-
-def _invoke_calls(body:str, prefix:str, budget:_Budget) -> list:
-    "Calls in `<invoke name=...><parameter name=...>v</parameter></invoke>` elements (`prefix` is e.g. '｜DSML｜')."
-    calls, spans = [], []
-    for attributes, inside in _elements(body, f'<{prefix}invoke', f'</{prefix}invoke>', _Finder(body), spans):
-        name = _scan_attributes(attributes).get('name', '').strip()
-        if not _valid_name(name): continue
-        arguments, text_keys = {}, set()
-        for parameter_attributes, value in _elements(inside, f'<{prefix}parameter', f'</{prefix}parameter>', _Finder(inside)):
-            attrs = _scan_attributes(parameter_attributes)
-            key = attrs.get('name', '').strip()
-            if not key: continue
-            value = _element_value(value)
-            if attrs.get('string') == 'false' and (decoded := _loads(value, budget)) is not _FAILED: arguments[key] = decoded
+def _parameters(body:str, prefix:str='', budget:_Budget|None=None):
+    """(arguments, keys whose values are text) from the parameter elements of `body`, or None when it has none:
+    `<parameter=k>v</parameter>`, `<parameter name="k">v</parameter>` (after `prefix`, e.g. 'steptml:'), and without a
+    prefix also `<argument name="k">` and `<param name="k">`. `string="false"` marks a JSON value (DSML)."""
+    kinds = (f'{prefix}parameter',) + (('argument', 'param') if not prefix else ())
+    for kind in kinds:
+        if f'<{kind}' not in body: continue
+        arguments, text_keys, repeated, found = {}, set(), set(), False
+        for inside, content in _elements(body, f'<{kind}', f'</{kind}>', _Finder(body)):
+            found = True
+            if inside.startswith('='): key, attributes = inside[1:].strip(), {}
             else:
-                arguments[key] = value
-                if attrs.get('string') != 'true': text_keys.add(key)
-        calls.append(_RawCall(name, arguments, text_keys=frozenset(text_keys), span=spans[-1]))
-    return calls
+                attributes = _scan_attributes(inside)
+                key = attributes.get('name', '').strip()
+            if not key: continue
+            value = _element_value(content)
+            if attributes.get('string') == 'false' and (decoded := _loads(value, budget or _Budget())) is not _FAILED:
+                _add_argument(arguments, key, decoded, repeated); continue
+            _add_argument(arguments, key, value, repeated)
+            if attributes.get('string') != 'true': text_keys.add(key)
+        if found: return arguments, frozenset(text_keys)
+    return None
 
-# %% ../nbs/03_parse.ipynb 43
-_NESTED_NAME_TAGS = ('name', 'tool_name', 'function', 'tool')
-_NESTED_ARGUMENT_TAGS = ('arguments', 'args', 'parameters', 'params', 'input')
-
-def _child_elements(text:str) -> dict:
-    "Top-level `<key>value</key>` children of `text`, first occurrence of each key wins."
-    children, position, finder = {}, 0, _Finder(text)
+def _child_elements(text:str) -> list:
+    "Top-level `<tag ...>content</tag>` children of `text`, as (tag, inside of the opening tag, content), in order."
+    children, position, finder = [], 0, _Finder(text)
     while True:
         start = finder.find('<', position)
         if start == -1: return children
@@ -487,98 +593,48 @@ def _child_elements(text:str) -> dict:
         if tag_end == -1: return children
         inside = text[start + 1:tag_end]
         tag = inside.split(None, 1)[0] if inside.strip() else ''
-        if not tag or tag.startswith('/'): position = tag_end + 1; continue
-        close = finder.find(f'</{tag}>', tag_end)
+        if not tag or tag.startswith(('/', '!')): position = tag_end + 1; continue
+        if tag.endswith('/'): children.append((tag[:-1], inside, '')); position = tag_end + 1; continue   # <flag/>
+        content_from = tag_end
+        if text.startswith(_CDATA_OPEN, tag_end + 1) and (cdata_end := text.find(_CDATA_CLOSE, tag_end)) != -1: content_from = cdata_end
+        close = finder.find(f'</{tag}>', content_from)
         if close == -1: return children
-        children.setdefault(tag, (inside, text[tag_end + 1:close]))
+        children.append((tag, inside, text[tag_end + 1:close]))
         position = close + len(tag) + 3
 
-def _nested_field_calls(body:str, attributes:dict, budget:_Budget) -> list:
-    children = _child_elements(body)
-    name = attributes.get('name') or next((children[tag][1] for tag in _NESTED_NAME_TAGS if tag in children), '')
-    name = name.strip()
-    if not _valid_name(name): return []
-    argument_tag = next((tag for tag in _NESTED_ARGUMENT_TAGS if tag in children), None)
-    if argument_tag is None:
-        parameters = {attrs.get('name'): _element_value(value) for attrs, value in
-                      ((_scan_attributes(a), v) for a, v in _elements(body, '<parameter', '</parameter>', _Finder(body))) if attrs.get('name')}
-        return [_RawCall(name, parameters, text_keys=frozenset(parameters))]
-    content = children[argument_tag][1].strip()
-    if content.startswith('{') or not content.startswith('<'): return [_RawCall(name, content)]
-    fields = {key: _element_value(value) for key, (_, value) in _child_elements(content).items()}
-    return [_RawCall(name, fields, text_keys=frozenset(fields))]
+def _child_fields(text:str) -> dict:
+    "Arguments written as one child element per key (`<city>Paris</city>`); a repeated key becomes a list."
+    fields, repeated = {}, set()
+    for tag, _, content in _child_elements(text): _add_argument(fields, tag, _element_value(content), repeated)
+    return fields
 
-def _markup_body_calls(body:str, attributes:dict, budget:_Budget) -> tuple:
-    "(format, calls) for the body of a `<tool_call>`-like element."
-    stripped = body.strip()
-    if not stripped: return 'hermes', []
-    name = attributes.get('name', '').strip()
-    if name and stripped.startswith('{'): return 'xml', [_RawCall(name, stripped)] if _valid_name(name) else []
-    if _looks_pythonic(stripped) and stripped[:1] == '[': return 'pythonic', _pythonic_calls(stripped)
-    if stripped[:1] in ('{', '['):
-        value = _loads(stripped, budget)
-        return 'hermes', _calls_from_payload(value) if value is not _FAILED else []
-    if stripped.startswith('<function='): return 'qwen3_coder', _qwen3_coder_calls(body)   # `body`, not `stripped`: spans stay true
-    if '<invoke' in stripped: return 'invoke', _invoke_calls(body, '', budget)
-    if '<arg_key' in stripped or (not name and '<' not in stripped and _valid_name(stripped, spaces=False)): return 'glm45', _glm_calls(stripped)
-    if '<' in stripped or name: return 'xml', _nested_field_calls(stripped, attributes, budget)
-    return 'pythonic', _pythonic_calls(stripped) if _looks_pythonic(stripped) else []
-
-# %% ../nbs/03_parse.ipynb 46
-_DS_CALL_BEGIN, _DS_CALL_END, _DS_SEP = '<｜tool▁call▁begin｜>', '<｜tool▁call▁end｜>', '<｜tool▁sep｜>'
-
-def _deepseek_calls(body:str) -> list:
-    for token in (_DS_CALL_BEGIN, _DS_CALL_END, _DS_SEP): body = body.replace(token.replace('｜', '|'), token)
-    calls, spans = [], []
-    for _, inside in _elements(body, _DS_CALL_BEGIN[:-1], _DS_CALL_END, _Finder(body), spans):
-        left, separator, right = inside.partition(_DS_SEP)
-        if not separator: continue
-        left = left.strip()
-        if left == 'function':   # V3 / R1: name on the first line, arguments in a fenced block
-            name, _, rest = right.partition('\n')
-            rest = rest.strip()
-            if rest.startswith('```'):
-                rest = rest.partition('\n')[2]
-                fence_end = rest.rfind('```')
-                if fence_end != -1: rest = rest[:fence_end]
-            name, arguments = name.strip(), rest.strip()
-        else: name, arguments = left, right.strip()
-        if _valid_name(name): calls.append(_RawCall(name, arguments, span=spans[-1]))
-    return calls
-
-def _kimi_calls(body:str) -> list:
-    calls, spans = [], []
-    for _, inside in _elements(body, '<|tool_call_begin|', '<|tool_call_end|>', _Finder(body), spans):
-        call_id, separator, arguments = inside.partition('<|tool_call_argument_begin|>')
-        if not separator: continue
-        call_id = call_id.strip()
-        name = call_id.rsplit(':', 1)[0] if ':' in call_id else call_id
-        if name.startswith('functions.'): name = name[len('functions.'):]
-        if _valid_name(name): calls.append(_RawCall(name, arguments.strip(), call_id, span=spans[-1]))
-    return calls
-
-def _internlm_calls(body:str, budget:_Budget) -> list:
-    stripped = body.strip()
-    if not stripped.startswith('<|plugin|>'): return []
-    value = _loads(stripped[len('<|plugin|>'):].strip(), budget)
-    return [] if value is _FAILED else _calls_from_payload(value)
-
-# %% ../nbs/03_parse.ipynb 49
+# %% ../nbs/03_parse.ipynb 43
 _HARD_MARKERS = ('<|', '<｜', '<tool_call', '<function_call', '<think>', '[TOOL_CALLS]')
 _HARD_LONGEST = max(map(len, _HARD_MARKERS))
-# One character class per quoting state: a single-class search cannot backtrack, it is one pass over the text.
-_VALUE_SPECIALS = {'': re.compile(r'[\[\]{}()"\'<]'), '"': re.compile(r'["\\<]'), "'": re.compile(r"['\\<]")}
+# Runs the scan can skip in C: outside strings, ordinary characters and whole strings; inside a string, its body up to
+# the closing quote (or a `<` that may be a hard marker). Each alternative starts with a different character and the
+# patterns are only ever `match`ed for as far as they go, so nothing backtracks more than one unclosed string, once.
+_FLAT = {True: re.compile(r'''(?:[^"'\[\]{}()<]+|"[^"\\<\n]*(?:\\.[^"\\<\n]*)*")*'''),
+         False: re.compile(r'''(?:[^"'\[\]{}()]+|"[^"\\\n]*(?:\\.[^"\\\n]*)*")*''')}
+# Inside a value (depth >= 1) a whole innermost bracket pair, holding no bracket, quote-less `'` or `<`, is skipped in
+# the same C pass: `{"glob": "*.py", "weight": 0.5}` costs no Python step. Its inside is read one character (or one
+# whole string) at a time, so a pair that does not close fails in one linear pass and is then stepped into once.
+_STRING = r'"[^"\\<\n]*(?:\\.[^"\\<\n]*)*"'
+_INNER = rf'''(?:[^"'\[\]{{}}()<]|{_STRING})*'''
+_FLAT_DEEP = {True: re.compile(rf'''(?:[^"'\[\]{{}}()<]+|{_STRING}|\{{{_INNER}\}}|\[(?!TOOL_CALLS\]){_INNER}\]|\({_INNER}\))*'''),
+              False: re.compile(rf'''(?:[^"'\[\]{{}}()]+|{_STRING.replace('<', '')}|\{{{_INNER.replace('<', '')}\}}|\[{_INNER.replace('<', '')}\]|\({_INNER.replace('<', '')}\))*''')}
+_STRING_BODY = {(quote, markers): re.compile(f'[^{quote}\\\\{"<" if markers else ""}]*(?:\\\\[\\s\\S][^{quote}\\\\{"<" if markers else ""}]*)*')
+                for quote in '"\'' for markers in (True, False)}
 
 def _scan_value(text:str, state:list, final:bool, markers:bool=True):
     """Advance a bracket-balancing scan; `state` is [position, depth, quote] and is updated in place.
     Returns the end of the value (balanced, or cut at a hard marker / the end of a final text), or None for 'need more'.
     `markers=False` reads hard markers as ordinary characters (for a body its block already delimited)."""
     position, depth, quote = state
-    length = len(text)
+    length, flat, deep = len(text), _FLAT[markers], _FLAT_DEEP[markers]
     while True:
-        match = _VALUE_SPECIALS[quote].search(text, position)
-        if match is None: break
-        position = match.start()
+        position = (_STRING_BODY[quote, markers] if quote else deep if depth > 0 else flat).match(text, position).end()
+        if position >= length: break
         char = text[position]
         if markers and (char == '<' or (char == '[' and not quote)):
             if text.startswith(_HARD_MARKERS, position): state[:] = [position, depth, quote]; return position
@@ -598,7 +654,7 @@ def _scan_value(text:str, state:list, final:bool, markers:bool=True):
     state[:] = [length, depth, quote]
     return length if final else None
 
-# %% ../nbs/03_parse.ipynb 52
+# %% ../nbs/03_parse.ipynb 46
 def _cut_inside_value(source:str) -> bool:
     "Whether the JSON or Pythonic value `source` opens with is cut off: brackets or a string still open at its end."
     start = len(source) - len(source.lstrip())
@@ -607,7 +663,7 @@ def _cut_inside_value(source:str) -> bool:
     _scan_value(source, state, final=True, markers=False)
     return state[1] > 0 or bool(state[2])
 
-# %% ../nbs/03_parse.ipynb 55
+# %% ../nbs/03_parse.ipynb 49
 _LOOKAHEAD = 64
 _WHITESPACE = ' \t\r\n'
 
@@ -627,23 +683,24 @@ def _identifier_end(text:str, position:int, final:bool):
     if position < end: return position
     return -1 if final or position >= limit else None
 
-# %% ../nbs/03_parse.ipynb 58
-_TAG_NAMES = {'tool_call': 'hermes', 'tool_calls': 'jamba', 'function_call': 'xml', 'function_calls': 'invoke',
-              'invoke': 'invoke', 'minimax:tool_call': 'minimax', '｜DSML｜function_calls': 'dsml', '｜DSML｜tool_calls': 'dsml'}
-_TAG_OPENERS = {f'<{name}{end}': name for name in _TAG_NAMES for end in ('>', ' ', '\n', '\t', '\r')}
-_VALUE_TOKENS = {'<|python_tag|>': 'llama3_json', '<|tool_call|>': 'granite', 'functools[': 'phi4_mini'}
-_BLOCK_TOKENS = {  # opening token -> (closing tokens, format)
-    '<|action_start|>': (('<|action_end|>',), 'internlm'),
-    '<|tool_call_start|>': (('<|tool_call_end|>',), 'lfm2'),
-    '<｜tool▁calls▁begin｜>': (('<｜tool▁calls▁end｜>', '<|tool▁calls▁end|>'), 'deepseek'),
-    '<|tool▁calls▁begin|>': (('<｜tool▁calls▁end｜>', '<|tool▁calls▁end|>'), 'deepseek'),
-    '<|tool_calls_section_begin|>': (('<|tool_calls_section_end|>',), 'kimi_k2')}
-_HARMONY_TOKENS = ('<|channel|>', '<|start|>')
-_END_TOKENS = ('<|eot_id|>', '<|eom_id|>', '<|im_end|>', '<|end|>', '<|return|>', '<|call|>', '<|endoftext|>',
-               '<|end_of_text|>', '<|action_end|>', '<|tool_call_end|>', '<|message|>', '<|constrain|>', '<｜end▁of▁sentence｜>',
-               '<|tool_calls_section_end|>', '<｜tool▁calls▁end｜>', '<|tool▁calls▁end|>', '</think>')
-_PROSE_LITERALS = (tuple(_TAG_OPENERS) + tuple(_VALUE_TOKENS) + tuple(_BLOCK_TOKENS) + _HARMONY_TOKENS + _END_TOKENS
-                   + ('<think>', '```', '[TOOL_CALLS]', 'function.name:'))
+# %% ../nbs/03_parse.ipynb 52
+@dataclass(frozen=True)
+class _Family:
+    "A format family: the markers that open it in prose and the function that reads from there."
+    name: str
+    openers: tuple
+    open: Any   # open(scanner, text, position, marker, final) -> segment, None (wait for more text) or False (prose after all)
+
+_FAMILIES = {}   # name -> _Family, in registration order
+_COMPILED = []   # [_Markers] built from the table on first use, dropped when the table changes
+
+def _register(name:str, openers, open):
+    "Add (or replace) the format family `name`, opened by the literal markers `openers`."
+    openers = tuple(openers)
+    taken = {opener: family.name for family in _FAMILIES.values() if family.name != name for opener in family.openers}
+    if clash := [opener for opener in openers if opener in taken]: raise ValueError(f'{name}: {clash} already open {taken[clash[0]]}')
+    _FAMILIES[name] = _Family(name, openers, open)
+    _COMPILED.clear()
 
 _SPACE = r'[ \t\r\n]{0,64}'
 _KEY = r'''(?:"[^"\\\n]{0,256}"|'[^'\\\n]{0,256}'|[^\W\d][\w.-]{0,127})'''
@@ -652,6 +709,7 @@ _LOOSE = rf'\{{{_SPACE}{_KEY}{_SPACE}:|\[{_SPACE}(?:\{{{_SPACE}{_KEY}{_SPACE}:|[
 _LOOSE_RE = re.compile(_LOOSE)
 # What a stream may still turn into a loose start: the whole rest of the buffer is a proper prefix of a match.
 _LOOSE_PREFIX_RE = re.compile(rf'(?:\{{{_SPACE}(?:{_KEY_PREFIX}{_SPACE})?|\[{_SPACE}(?:\{{{_SPACE}(?:{_KEY_PREFIX}{_SPACE})?|[^\W\d][\w.-]{{0,127}})?)\Z')
+_LOOSE_SPAN = 1 + 64 + 258 + 64 + 1 + 64 + 1  # the longest text the loose branch can look at
 
 def _trie_pattern(words, extra:dict|None=None) -> str:
     """A regex alternation of the literal `words`, factored as a trie: each position costs one comparison per
@@ -675,93 +733,140 @@ def _trie_pattern(words, extra:dict|None=None) -> str:
         top.append(re.escape(char) + rest)
     return '|'.join(top)
 
-# Markers starting with 'f' are found with `str.find` instead: 'f' is too common in prose for the regex's first-character skip.
-_F_LITERALS = ('functools[', 'function.name:')
-_PROSE_RE = re.compile(_trie_pattern([marker for marker in _PROSE_LITERALS if marker not in _F_LITERALS],
-                                     {'{': rf'{_SPACE}{_KEY}{_SPACE}:', '[': rf'{_SPACE}(?:\{{{_SPACE}{_KEY}{_SPACE}:|[^\W\d][\w.-]{{0,127}}\()'}))
-_LOOSE_SPAN = 1 + 64 + 258 + 64 + 1 + 64 + 1  # the longest text the loose branch can look at
+class _Markers:
+    "What the scanner derives from the format table: which family each marker opens, and how to find markers."
+    def __init__(self, families:dict):
+        self.by_opener = {opener: family for family in families.values() for opener in family.openers}
+        self.literals = tuple(self.by_opener) + ('```',)
+        self.word_literals = tuple(literal for literal in self.literals if literal[0].isalpha())   # found with str.find
+        # A letter-initial marker is looked for only where its signature shows: the two characters around its
+        # punctuation least common in prose (`n:` for `Action:`), cheaper than looking for every such marker.
+        common = ' .,:'   # punctuation frequent in prose, most frequent first
+        def signature(literal):
+            index = max((i for i, char in enumerate(literal) if not char.isalnum()), default=1,
+                        key=lambda i: common.find(literal[i]) if literal[i] in common else len(common))
+            return literal[max(0, index - 1):index + 1]
+        self.word_signatures = tuple((signature(literal), literal) for literal in self.word_literals)
+        first = sorted({literal[0] for literal in self.literals if literal not in self.word_literals} | set('{['))
+        self.first_char = re.compile(f'[{re.escape("".join(first))}]')   # no such character: the prose pattern cannot match
+        self.prose = re.compile(_trie_pattern([literal for literal in self.literals if literal not in self.word_literals],
+            {'{': rf'{_SPACE}{_KEY}{_SPACE}:', '[': rf'{_SPACE}(?:\{{{_SPACE}{_KEY}{_SPACE}:|[^\W\d][\w.-]{{0,127}}\()'}))
+        # Where the end of a stream's buffer may be the start of a literal: one pattern tried from the window's start.
+        prefixes = {literal[:end] for literal in self.literals for end in range(1, len(literal) + 1)}
+        self.longest = max(map(len, self.literals))
+        self.tail = re.compile(f'(?:{_trie_pattern(prefixes)})\\Z') if prefixes else None
+
+def _markers() -> _Markers:
+    "The table's `_Markers`, built once per version of the table."
+    if not _COMPILED: _COMPILED.append(_Markers(_FAMILIES))
+    return _COMPILED[0]
 
 def _loose_start(text:str, position:int, final:bool):
     "Whether the `{` or `[` at `position` may start a loose call: True, False, or None (wait for more text)."
     if _LOOSE_RE.match(text, position): return True
     return None if not final and _LOOSE_PREFIX_RE.match(text, position) else False
 
-# %% ../nbs/03_parse.ipynb 61
-_LITERAL_PREFIXES = frozenset(literal[:end] for literal in _PROSE_LITERALS for end in range(1, len(literal) + 1))   # one set lookup per position
-_LONGEST_LITERAL = max(map(len, _PROSE_LITERALS))
-
+# %% ../nbs/03_parse.ipynb 55
 def _hold_from(text:str, start:int, markers=None) -> int:
     "Where the end of `text` could still begin a marker (len(text) when nowhere): what a stream must hold back."
     length = len(text)
-    if markers is not None:   # a single closing marker, inside a think block or a fence
+    if markers is not None:   # the closing markers of a think block or a fence
         for position in range(max(start, length - max(map(len, markers)) + 1), length):
             if any(marker.startswith(text[position:]) for marker in markers): return position
         return length
+    table = _markers()
     hold = length
-    for position in range(max(start, length - _LONGEST_LITERAL + 1), length):
-        if text[position:] in _LITERAL_PREFIXES: hold = position; break
-    window = max(start, length - _LOOSE_SPAN)
+    cut = table.tail.search(text, max(start, length - table.longest)) if table.tail is not None else None
+    if cut is not None: hold = cut.start()
+    # A bracket may still start a loose call only when everything after it could begin one: no other bracket follows
+    # it (but for `[ {`), so only the last `{` and the last `[` can hold.
+    window, limit = max(start, length - _LOOSE_SPAN), hold
     for bracket in '{[':
-        position = text.find(bracket, window, hold)
-        while position != -1:
-            if _loose_start(text, position, final=False) is None: hold = position; break
-            position = text.find(bracket, position + 1, hold)
+        position = text.rfind(bracket, window, limit)
+        if (position != -1 and position < hold and _LOOSE_PREFIX_RE.match(text, position) is not None
+                and _LOOSE_RE.match(text, position) is None): hold = position   # `_loose_start(...) is None`, cheaper test first
     return hold
 
-# %% ../nbs/03_parse.ipynb 64
+# %% ../nbs/03_parse.ipynb 57
+_ENDS = {}   # closers + stoppers -> one compiled alternation, so a pending block looks for all its ends in one search
+
 class _Block:
     "A block that ends at a closing marker (consumed) or a stopping marker (not consumed)."
-    __slots__ = ('start', 'body_start', 'closers', 'stoppers', 'reader', 'search_from', 'longest', 'name', 'arguments')
+    __slots__ = ('start', 'body_start', 'closers', 'stoppers', 'reader', 'search_from', 'longest', 'name', 'arguments', 'preview', 'ends')
     def __init__(self, start, body_start, closers, stoppers, reader, name=None):
         self.start, self.body_start, self.closers, self.stoppers, self.reader = start, body_start, closers, stoppers, reader
         self.search_from = body_start
-        self.longest = max(map(len, closers + stoppers))
+        markers = closers + stoppers
+        self.longest = max(map(len, markers))
+        self.ends = _ENDS.get(markers) or _ENDS.setdefault(markers, re.compile('|'.join(map(re.escape, markers))))
         self.name = name   # the call's name when the opening already says it (Harmony), or 'hermes' to look for it
         self.arguments = None   # [start, bracket-scan state, end once closed] of a Hermes arguments object being streamed
+        self.preview = None     # the Hermes name, once its arguments started
+
+    def resume(self, scanner, text:str, final:bool): return scanner._finish_block(text, final)
+
+    def shift(self, count:int):
+        self.start -= count; self.body_start -= count; self.search_from -= count
+        if self.arguments is not None:
+            start, state, end = self.arguments
+            state[0] -= count
+            self.arguments = [start - count, state, end - count if end is not None else None]
 
 class _Value:
     "A JSON / Pythonic value that ends where its brackets balance."
-    __slots__ = ('start', 'value_start', 'format', 'strict', 'name', 'call_id', 'state')
-    def __init__(self, start, value_start, bracket_start, format, strict, name=None, call_id=None):
+    __slots__ = ('start', 'value_start', 'format', 'strict', 'name', 'call_id', 'state', 'announced')
+    def __init__(self, start, value_start, bracket_start, format, strict, name=None, call_id=None, announced=False):
         self.start, self.value_start, self.format, self.strict = start, value_start, format, strict
         self.name, self.call_id, self.state = name, call_id, [bracket_start, 0, '']
+        self.announced = announced   # a format's token said a call follows: a value that is not one is refused, not shown
 
-# %% ../nbs/03_parse.ipynb 66
-def _token_block_reader(found_format:str):
-    def reader(body:str, scanner) -> tuple:
-        if found_format == 'internlm': return found_format, _internlm_calls(body, scanner.budget)
-        if found_format == 'lfm2': return found_format, _payload_calls(body, scanner.budget)
-        if found_format == 'deepseek': return found_format, _deepseek_calls(body)
-        return found_format, _kimi_calls(body)
-    return reader
+    def resume(self, scanner, text:str, final:bool): return scanner._finish_value(text, final)
 
-def _tag_reader(name:str, attributes:dict, opening:str):
-    def reader(body:str, scanner) -> tuple:
-        if name == 'invoke': return 'invoke', _invoke_calls(opening + body + '</invoke>', '', scanner.budget)
-        if name.startswith('｜DSML｜'): return 'dsml', _invoke_calls(body, '｜DSML｜', scanner.budget)
-        if name in ('function_calls', 'minimax:tool_call'): return _TAG_NAMES[name], _invoke_calls(body, '', scanner.budget)
-        found_format, calls = _markup_body_calls(body, attributes, scanner.budget)
-        if found_format == 'hermes' and name != 'tool_call': found_format = _TAG_NAMES[name]
-        return found_format, calls
-    return reader
+    def shift(self, count:int): self.start -= count; self.value_start -= count; self.state[0] -= count
 
-def _harmony_reader(name:str):
-    def reader(body:str, scanner) -> tuple: return 'harmony', [_RawCall(name, body.strip())] if _valid_name(name) else []
-    return reader
+# %% ../nbs/03_parse.ipynb 59
+def _block_opener(closers:tuple, reader, stoppers:tuple|None=None):
+    "`open` for a block from its opening token to one of `closers`; `reader(body, scanner)` -> (format, calls)."
+    def open(scanner, text, position, marker, final):
+        scanner.pending = _Block(position, position + len(marker), closers, stoppers if stoppers is not None else (marker,), reader)
+        return scanner._finish_block(text, final)
+    return open
 
-# %% ../nbs/03_parse.ipynb 68
-_THINK, _FENCE, _ANALYSIS = ('</think>', 'reasoning'), ('```', 'text'), ('<|end|>', 'reasoning')
+def _tag_markers(name:str) -> tuple:
+    "The markers that open the tag `<name>`: its name and then `>` or a space."
+    return tuple(f'<{name}{end}' for end in ('>', ' ', '\n', '\t', '\r'))
+
+def _tag_opener(reader, closers:tuple=(), preview:bool=False, block=_Block):
+    """`open` for `<name attributes>body</name>` (the marker is `<name` and one delimiter); `reader(body, scanner,
+    attributes, opening tag)` -> (format, calls). `closers`: more closing tags. `preview`: the body is Hermes JSON whose
+    name a stream can announce early. `block`: the pending class (a `_Block` that may do more once it closed)."""
+    def open(scanner, text, position, marker, final):
+        name = marker[1:-1]
+        end = text.find('>', position, position + 1024)
+        if end == -1: return None if not final and len(text) - position < 1024 else False
+        attributes, opening = _scan_attributes(text[position + len(marker) - 1:end]), text[position:end + 1]
+        def read(body, scanner): return reader(body, scanner, attributes, opening)
+        scanner.pending = block(position, end + 1, (f'</{name}>',) + closers, (f'<{name}>', f'<{name} '), read,
+                                name='hermes' if preview else None)
+        return scanner.pending.resume(scanner, text, final)
+    return open
+
+# %% ../nbs/03_parse.ipynb 61
+_REASONING_CLOSERS = []   # every reasoning block's closer, added by the families: `thinking=True` starts inside any of them
+_FENCE = (('```',), 'text')
 
 class _Scanner:
     "Segments model text into prose, reasoning, hidden markup and calls; resumable between chunks."
     def __init__(self, loose:bool=True):
         self.loose = loose          # look for JSON / Pythonic calls loose in prose
-        self.mode = None            # (closer, kind) inside think blocks, fences, reasoning channels
-        self.pending = None         # a _Block or _Value waiting for more text
+        self.mode = None            # (closers, kind) inside think blocks, fences, reasoning channels
+        self.pending = None         # a _Block, _Value (or a family's own pending object) waiting for more text
         self.expect = None          # format of a value that may follow (after <|python_tag|>, ';', ...)
+        self.expect_announced = False   # that value was announced by a format's token (not just a ';' after a call)
         self.after_call = None      # format of the call just read (a ';' may follow)
         self.budget = _Budget()
         self.finder = None
+        self.markers = _markers()
 
     def finder_for(self, text:str) -> _Finder:
         "The `_Finder` of `text`, made afresh when the text is a new one."
@@ -782,21 +887,12 @@ class _Scanner:
 
     def shift(self, count:int):
         "The caller dropped `count` consumed characters from the front of its buffer."
-        pending = self.pending
-        if isinstance(pending, _Block):
-            pending.start -= count; pending.body_start -= count; pending.search_from -= count
-            if pending.arguments is not None:
-                start, state, end = pending.arguments
-                state[0] -= count
-                pending.arguments = [start - count, state, end - count if end is not None else None]
-        elif isinstance(pending, _Value):
-            pending.start -= count; pending.value_start -= count; pending.state[0] -= count
+        if self.pending is not None: self.pending.shift(count)
         self.finder = None
 
     def step(self, text:str, position:int, final:bool):
         "The next segment at `position` as (new_position, kind, payload), or None when more text is needed."
-        if isinstance(self.pending, _Block): return self._finish_block(text, final)
-        if isinstance(self.pending, _Value): return self._finish_value(text, final)
+        if self.pending is not None: return self.pending.resume(self, text, final)
         if position >= len(text): return None
         if self.mode is not None: return self._mode_text(text, position, final)
         if self.after_call is not None:
@@ -808,10 +904,13 @@ class _Scanner:
         return self._prose(text, position, final)
 
     def _mode_text(self, text, position, final):
-        closer, kind = self.mode
-        found = self.find(text, closer, position)
+        closers, kind = self.mode
+        found, closer = -1, None
+        for candidate in closers:
+            at = self.find(text, candidate, position)
+            if at != -1 and (found == -1 or at < found): found, closer = at, candidate
         if found == -1:
-            end = len(text) if final else _hold_from(text, position, (closer,))
+            end = len(text) if final else _hold_from(text, position, closers)
             return (end, kind, text[position:end]) if end > position else None
         if found > position: return found, kind, text[position:found]
         self.mode = None
@@ -819,10 +918,10 @@ class _Scanner:
 
     def _prose(self, text, position, final):
         limit = len(text) if final else self.hold(text, position)
-        search, finder = position, self.finder_for(text)
+        search, finder, markers = position, self.finder_for(text), self.markers
         while True:
-            found, marker = finder.search(_PROSE_RE, search)
-            for literal in _F_LITERALS:
+            found, marker = finder.search(markers.prose, search)
+            for literal in markers.word_literals:
                 at = finder.find(literal, search)
                 if at != -1 and (found == -1 or at < found): found, marker = at, literal
             if found == -1 or found >= limit: return (limit, 'text', text[position:limit]) if limit > position else None
@@ -833,35 +932,24 @@ class _Scanner:
                 if found > position: return found, 'text', text[position:found]
                 self.mode = _FENCE
                 return found + 3, 'text', '```'
-            if (marker[0] in '{[' and marker != '[TOOL_CALLS]') and not self.loose: search = found + 1; continue
+            family = markers.by_opener.get(marker)
+            if family is None and not self.loose: search = found + 1; continue   # loose JSON is off (standalone mode)
             if found > position: return found, 'text', text[position:found]
-            opened = self._open(text, found, marker, final)
+            opened = self._open(text, found, marker, family, final)
             if opened is not False: return opened
             search = found + 1
 
-    def _open(self, text, position, marker, final):
+    def _open(self, text, position, marker, family, final):
         "Read what `marker` starts at `position`: a segment, None (need more text) or False (prose after all)."
-        if marker in _TAG_OPENERS: return self._tag(text, position, _TAG_OPENERS[marker], final)
-        if marker in _VALUE_TOKENS:
-            self.expect = _VALUE_TOKENS[marker]
-            return position + len(marker) - (marker == 'functools['), 'markup', None
-        if marker in _BLOCK_TOKENS:
-            closers, found_format = _BLOCK_TOKENS[marker]
-            self.pending = _Block(position, position + len(marker), closers, (marker,), _token_block_reader(found_format))
-            return self._finish_block(text, final)
-        if marker in _HARMONY_TOKENS: return self._harmony(text, position, position + len(marker), final)
-        if marker == '<think>': self.mode = _THINK; return position + 7, 'hidden', None
-        if marker in _END_TOKENS: return position + len(marker), 'hidden', None
-        if marker == '[TOOL_CALLS]': return self._mistral(text, position, final)
-        if marker == 'function.name:': return self._text_kv(text, position, final)
-        self.pending = _Value(position, position, position, 'json', strict=True)
+        if family is not None: return family.open(self, text, position, marker, final)
+        self.pending = _Value(position, position, position, 'json', strict=True)   # `{` or `[` loose in prose
         return self._finish_value(text, final)
 
     def _separator(self, text, position, final):
         following = _skip_space(text, position, final)
         if following is None: return None
         if following != -1 and text[following] == ';':
-            self.expect, self.after_call = self.after_call, None
+            self.expect, self.after_call, self.expect_announced = self.after_call, None, False
             return following + 1, 'hidden', None
         self.after_call = None
         return 'continue'
@@ -873,34 +961,23 @@ class _Scanner:
             char = text[following]
             if char in '{[' and not text.startswith('[TOOL_CALLS]', following):
                 if not final and char == '[' and len(text) - following < 12 and '[TOOL_CALLS]'.startswith(text[following:]): return None
-                self.pending = _Value(position, following, following, self.expect, strict=False)
+                self.pending = _Value(position, following, following, self.expect, strict=False, announced=self.expect_announced)
                 self.expect = None
                 return self._finish_value(text, final)
             if char.isalpha() or char == '_':
                 end = _identifier_end(text, following, final)
                 if end is None: return None
                 if end != -1 and text[end] == '(':
-                    self.pending = _Value(position, following, end, self.expect, strict=False)
+                    self.pending = _Value(position, following, end, self.expect, strict=False, announced=self.expect_announced)
                     self.expect = None
                     return self._finish_value(text, final)
         self.expect = None
         return 'continue'
 
-    def _tag(self, text, position, name, final):
-        end = text.find('>', position, position + 1024)
-        if end == -1: return None if not final and len(text) - position < 1024 else False
-        attributes = _scan_attributes(text[position + 1 + len(name):end])
-        reader = _tag_reader(name, attributes, text[position:end + 1])
-        self.pending = _Block(position, end + 1, (f'</{name}>',), (f'<{name}>', f'<{name} '), reader,
-                              name='hermes' if name in ('tool_call', 'function_call') else None)
-        return self._finish_block(text, final)
-
     def _finish_block(self, text, final):
         block = self.pending
-        best, marker = -1, None
-        for candidate in block.closers + block.stoppers:
-            found = self.find(text, candidate, max(block.search_from, block.body_start))
-            if found != -1 and (best == -1 or found < best): best, marker = found, candidate
+        found = block.ends.search(text, max(block.search_from, block.body_start))   # the first end; at one place, the first listed
+        best, marker = (found.start(), found.group()) if found is not None else (-1, None)
         if best == -1:
             if not final:
                 block.search_from = max(block.body_start, len(text) - block.longest + 1)
@@ -915,16 +992,20 @@ class _Scanner:
         if block.arguments is not None and len(calls) == 1:   # a stream has been sending these arguments raw: finish the text
             start, state, stop = block.arguments
             if stop is None: stop = _scan_value(text, state, final=True)
-            calls = [dataclasses.replace(calls[0], arguments_text=text[start:min(stop, best)])]
+            call = calls[0]   # built directly: `dataclasses.replace` costs as much as the rest of the close
+            calls = [_RawCall(call.name, call.arguments, call.id, call.text_keys, call.span, text[start:min(stop, best)], call.reason, call.json_slot)]
         if calls:
-            # A block the text ended inside was cut off, unless its body is a JSON value that closed (servers that stop
-            # generation at `</tool_call>` drop only the tag). Only a body json-repair had to mend (it spent budget) can
+            # A block the text ended inside (or the next opener of its kind interrupted) was cut off, unless its body is a
+            # JSON value that closed (servers that stop generation at `</tool_call>` drop only the tag). Only a body json-repair had to mend (it spent budget) can
             # have been cut inside its value: plain JSON was whole.
-            unclosed, repaired = best == len(text) and not closed, self.budget.remaining < repair_budget
+            unclosed, repaired = not closed, self.budget.remaining < repair_budget   # at the end of the text, or the next opener
             json_body = body.lstrip()[:1] in ('{', '[')
             cut_off = (unclosed and not json_body) or ((unclosed or repaired) and _cut_inside_value(body))
             return end, 'calls', (found_format, calls, block.start, block.body_start, cut_off)
-        if closed: return end, 'markup', None
+        if closed:
+            if body.strip() not in ('', '[]', '{}'):   # the format's opener and closer, but no call in between
+                return end, 'rejected', (found_format, '', f'a {found_format} block whose body does not read as a call', block.start)
+            return end, 'markup', None
         return end, 'text', text[block.start:end]
 
     def _finish_value(self, text, final):
@@ -934,7 +1015,7 @@ class _Scanner:
         self.pending = None
         source = text[value.value_start:end]
         found_format = value.format
-        if value.name is not None: calls = [_RawCall(value.name, source.strip(), value.call_id)]
+        if value.name is not None: calls = [_RawCall(value.name, source.strip(), value.call_id, json_slot=True)]
         else:
             calls = _payload_calls(source, self.budget, value.strict)
             if found_format == 'json' and _looks_pythonic(source): found_format = 'pythonic'
@@ -943,72 +1024,11 @@ class _Scanner:
             cut_off = value.state[1] > 0 or bool(value.state[2])   # brackets or a string still open where the value stopped
             return end, 'calls', (found_format, calls, value.start, None, cut_off)
         if value.format in ('json', 'text_kv'): return end, 'text', text[value.start:end]
+        if value.announced and source.strip():
+            return end, 'rejected', (found_format, '', f'a {found_format} value that does not read as a call', value.start)
         return end, 'text', text[value.value_start:end] if end > value.value_start else None
 
-    def _mistral(self, text, position, final):
-        start = _skip_space(text, position + 12, final)
-        if start is None: return None
-        if start == -1: return position + 12, 'markup', None
-        if text[start] in '{[':
-            self.pending = _Value(position, start, start, 'mistral', strict=False)
-            return self._finish_value(text, final)
-        name_end = _identifier_end(text, start, final)
-        if name_end is None: return None
-        if name_end == -1 or name_end == start: return position + 12, 'markup', None
-        name, cursor, call_id = text[start:name_end], name_end, None
-        if text.startswith('[CALL_ID]', cursor):
-            id_end = _identifier_end(text, cursor + 9, final)
-            if id_end is None: return None
-            if id_end == -1: return position + 12, 'markup', None
-            call_id, cursor = text[cursor + 9:id_end], id_end
-        elif not final and len(text) - cursor < 9 and '[CALL_ID]'.startswith(text[cursor:]): return None
-        if text.startswith('[ARGS]', cursor): cursor += 6
-        elif not final and len(text) - cursor < 6 and '[ARGS]'.startswith(text[cursor:]): return None
-        value_start = _skip_space(text, cursor, final)
-        if value_start is None: return None
-        if value_start == -1 or text[value_start] != '{': return position + 12, 'markup', None
-        self.pending = _Value(position, value_start, value_start, 'mistral', strict=False, name=name, call_id=call_id)
-        return self._finish_value(text, final)
-
-    def _text_kv(self, text, position, final):
-        name_start = position + len('function.name:')
-        line_end = text.find('\n', name_start, name_start + 256)
-        if line_end == -1: return None if not final and len(text) - name_start < 256 else False
-        name = text[name_start:line_end].strip()
-        cursor = _skip_space(text, line_end, final)
-        if cursor is None: return None
-        if cursor == -1 or not _valid_name(name): return False
-        marker = 'function.arguments:'
-        if not text.startswith(marker, cursor):
-            return None if not final and len(text) - cursor < len(marker) and marker.startswith(text[cursor:]) else False
-        value_start = _skip_space(text, cursor + len(marker), final)
-        if value_start is None: return None
-        if value_start == -1 or text[value_start] != '{': return False
-        self.pending = _Value(position, value_start, value_start, 'text_kv', strict=False, name=name)
-        return self._finish_value(text, final)
-
-    def _harmony(self, text, position, after, final):
-        message = self.find(text, '<|message|>', after)
-        if message == -1 or message - position > 512:
-            if message == -1 and not final and len(text) - position < 512 + len('<|message|>'): return None
-            return after, 'hidden', None
-        header = text[position:message]
-        body_start = message + len('<|message|>')
-        recipient = ''
-        if (to := header.find('to=')) != -1 and header[to + 3:].strip():
-            recipient = header[to + 3:].split(None, 1)[0].split('<', 1)[0]
-        channel_at = header.find('<|channel|>')
-        channel = ''
-        if channel_at != -1 and header[channel_at + 11:].strip(): channel = header[channel_at + 11:].split(None, 1)[0].split('<', 1)[0]
-        if recipient:
-            name = recipient[len('functions.'):] if recipient.startswith('functions.') else recipient
-            self.pending = _Block(position, body_start, ('<|call|>', '<|end|>', '<|return|>'), ('<|start|>', '<|channel|>'),
-                                  _harmony_reader(name), name=name)
-            return self._finish_block(text, final)
-        if channel == 'analysis': self.mode = _ANALYSIS
-        return body_start, 'hidden', None
-
-# %% ../nbs/03_parse.ipynb 70
+# %% ../nbs/03_parse.ipynb 63
 def _after(text:str, position:int, expected:str):
     "Position just past `expected` when it follows `position` after optional space; -1 otherwise (or not yet)."
     cursor = _skip_space(text, position, True)
@@ -1038,30 +1058,34 @@ def _preview(pending, text:str):
         return (pending.name, pending.value_start, min(pending.state[0], len(text))) if pending.name is not None else None
     if not isinstance(pending, _Block) or pending.name is None: return None
     if pending.name == 'hermes':
-        name, after = _hermes_name(text, pending.body_start)
-        if not name or not _valid_name(name): return None
-        if pending.arguments is None:
+        if pending.arguments is None:   # once the arguments started, the name before them is settled: read it once
+            name, after = _hermes_name(text, pending.body_start)
+            if not name or not _valid_name(name): return None
             start = _hermes_arguments_start(text, after)
             if start == -1: return name, None, None
-            pending.arguments = [start, [start, 0, ''], None]
+            pending.arguments, pending.preview = [start, [start, 0, ''], None], name
+        name = pending.preview
         start, state, end = pending.arguments
         if end is None: end = pending.arguments[2] = _scan_value(text, state, final=False)
         return name, start, end if end is not None else state[0]
     start = _skip_space(text, pending.body_start, True)
     return (pending.name, start, len(text) - pending.longest + 1) if start != -1 else (pending.name, None, None)
 
-# %% ../nbs/03_parse.ipynb 73
+# %% ../nbs/03_parse.ipynb 66
+_HELD_AT_MOST = 1024   # a tail held back while idle is never longer than a marker or the loose look-ahead
+_DELTA_BATCH = 256     # after its first piece, a call's streamed arguments go out in pieces of at least this many characters
+
 class ToolCallStreamParser:
     "Incremental tool-call parser: `feed` chunks of model text, get events; `close` at the end; `result` as `parse_tool_calls` would give."
     def __init__(self, tools=None, # None (any tool), or a list of tool names or tool schemas
                  *,
                  thinking:bool=False, # The prompt already opened a `<think>` block (Qwen3, DeepSeek-R1 templates): the text starts as reasoning
                 ):
-        self._policy = _ToolPolicy(tools)
+        self._policy = _policy_for(tools)
         self._scanner = _Scanner()
-        if thinking: self._scanner.mode = _THINK
+        if thinking: self._scanner.mode = (tuple(_REASONING_CLOSERS), 'reasoning')
         self._buffer, self._position, self._offset = '', 0, 0
-        self._calls, self._rejected, self._found = [], [], 0
+        self._calls, self._rejected, self._refusals, self._found = [], [], [], 0
         self._text, self._reasoning, self._tail, self._saw = [], [], '', False
         self._closed = False
         self._announced = None   # [index, name, raw argument characters sent] of a call announced before it finished
@@ -1071,9 +1095,54 @@ class ToolCallStreamParser:
         "Consume `chunk`; return the events it completes."
         if not isinstance(chunk, str): raise TypeError(f'feed() takes str chunks, got {type(chunk).__name__}')
         if self._closed: raise RuntimeError('feed() after close(): start a new ToolCallStreamParser for a new stream')
-        self._scanner.finder = None   # drop every other reference to the buffer so `+=` can grow it in place
+        scanner = self._scanner
+        if (scanner.pending is None and scanner.mode is None and scanner.expect is None and scanner.after_call is None
+                and self._announced is None and len(self._buffer) - self._position <= _HELD_AT_MOST):
+            held = self._buffer[self._position:]   # the tail the last chunk held back: it may begin a marker with this one
+            return self._prose_chunk(held + chunk if held else chunk)
+        scanner.finder = None   # drop every other reference to the buffer so `+=` can grow it in place
         buffer = self._buffer; self._buffer = None; buffer += chunk; self._buffer = buffer
+        pending = scanner.pending
+        if pending.__class__ is _Block:   # a block still open: unless one of its ends arrived, only its preview moves on
+            found = pending.ends.search(buffer, max(pending.search_from, pending.body_start))
+            if found is None:
+                pending.search_from = max(pending.body_start, len(buffer) - pending.longest + 1)
+                announced, arguments = self._announced, pending.arguments
+                if announced is not None and arguments is not None and arguments[2] is None:   # Hermes arguments streaming
+                    start, state, _ = arguments
+                    if announced[2] and len(buffer) - state[0] < _DELTA_BATCH: return []   # coalesce the pieces after the first
+                    end = arguments[2] = _scan_value(buffer, state, final=False)
+                    stop, sent = (end if end is not None else state[0]), announced[2]
+                    if stop <= start + sent: return []
+                    announced[2] = stop - start
+                    return [ArgumentsDelta(announced[0], buffer[start + sent:stop])]
+                events = []
+                self._announce(buffer, events)
+                return events
         return self._run(final=False)
+
+    def _prose_chunk(self, chunk:str) -> list:
+        "A chunk that arrives with nothing pending: when no marker starts in it, it is text at once (minus a held tail)."
+        markers = self._scanner.markers
+        self._offset += self._position
+        found = markers.first_char.search(chunk) is not None and markers.prose.search(chunk) is not None
+        if not found:
+            for signature, literal in markers.word_signatures:   # a letter-initial marker: its rarest two characters first
+                if signature in chunk and literal in chunk: found = True; break
+        if found:
+            self._buffer, self._position = chunk, 0   # a marker starts in it: the scanner reads it
+            return self._run(final=False)
+        if '{' in chunk or '[' in chunk: hold = _hold_from(chunk, 0)   # the end may still begin a marker with the next chunk
+        else:   # no bracket: only a cut literal can be held back, found by one search of the tail pattern
+            cut = markers.tail.search(chunk, max(0, len(chunk) - markers.longest))
+            hold = cut.start() if cut is not None else len(chunk)
+        self._buffer, self._position = chunk[hold:], 0
+        self._offset += hold
+        if not hold: return []
+        text = chunk[:hold] if hold < len(chunk) else chunk
+        self._text.append(text)
+        self._notice_syntax(text)
+        return [TextDelta(text)]
 
     def close(self) -> list:
         "Signal the end of the stream: open blocks are closed and the last events returned."
@@ -1085,7 +1154,7 @@ class ToolCallStreamParser:
     def result(self) -> ParseResult:
         "Everything found so far, as a `ParseResult`."
         return ParseResult(tuple(self._calls), self._saw, bool(self._found) and not self._calls, tuple(self._rejected),
-                           ''.join(self._text), ''.join(self._reasoning))
+                           ''.join(self._text), ''.join(self._reasoning), tuple(self._refusals))
 
     def _run(self, final:bool, events:list|None=None) -> list:
         events = [] if events is None else events
@@ -1102,7 +1171,7 @@ class ToolCallStreamParser:
             self._buffer = None; buffer = buffer[position:]; self._buffer = buffer
             self._offset += position; scanner.shift(position); position = 0
         self._position = position
-        return _merge_text(events) if events is not _NO_EVENTS else events
+        return _merge_text(events) if len(events) > 1 and events is not _NO_EVENTS else events
 
     def _announce(self, buffer:str, events:list):
         "Announce the pending call once its name is known, then send its raw argument text as it arrives."
@@ -1145,6 +1214,10 @@ class ToolCallStreamParser:
             return
         self._tail = ''
         if kind == 'markup': self._saw = True
+        elif kind == 'rejected':
+            self._saw = True
+            found_format, name, reason, block_start = payload
+            self._refuse(RejectedCall(name, reason, self._offset + block_start, self._offset + end, found_format), events)
         elif kind == 'calls':
             self._saw = True
             found_format, raw_calls, block_start, body_start, cut_off = payload
@@ -1155,20 +1228,32 @@ class ToolCallStreamParser:
                     self._call(raw, found_format, self._offset + body_start + raw.span[0], self._offset + body_start + raw.span[1], events, complete)
                 else: self._call(raw, found_format, self._offset + block_start, self._offset + end, events, complete)
 
+    def _refuse(self, refusal:RejectedCall, events):
+        self._refusals.append(refusal)
+        if events is not _NO_EVENTS: events.append(CallRejected(refusal.name, refusal.reason))
+
     def _call(self, raw:_RawCall, found_format, start, end, events, complete=True):
-        self._found += 1
-        name = self._policy.resolve(raw.name)
+        name = self._policy.resolve(raw.name) if raw.reason is None else None
         announced, self._announced = self._announced, None
         if announced is not None and announced[1] != name:
             self._announced = announced; self._abandon(events)
             announced = None
+        if raw.reason is not None:   # the markup named a call but did not read as one
+            self._refuse(RejectedCall(raw.name, raw.reason, start, end, found_format), events)
+            return
+        self._found += 1
         if name is None:
             if raw.name not in self._rejected: self._rejected.append(raw.name)
-            if events is not _NO_EVENTS: events.append(CallRejected(raw.name))
+            self._refuse(RejectedCall(raw.name, 'not in the allow-list', start, end, found_format), events)
             return
         budget = self._scanner.budget
         repair_budget = budget.remaining
         arguments = _decode_arguments(raw.arguments, budget)
+        if raw.json_slot and isinstance(raw.arguments, str) and raw.arguments.strip() and arguments == {'_raw': raw.arguments}:
+            self._found -= 1   # not a call after all: the format's JSON slot holds something else
+            if announced is not None and events is not _NO_EVENTS: events.append(CallAbandoned(announced[0], announced[1]))
+            self._refuse(RejectedCall(raw.name, 'its arguments are not a JSON object', start, end, found_format), events)
+            return
         if budget.remaining < repair_budget and _cut_inside_value(raw.arguments): complete = False   # the arguments text was cut and mended
         if raw.text_keys:
             properties = self._policy.properties(name)
@@ -1200,7 +1285,7 @@ def _merge_text(events:list) -> list:
         else: merged.extend(run)
     return merged
 
-# %% ../nbs/03_parse.ipynb 76
+# %% ../nbs/03_parse.ipynb 69
 def parse_tool_calls(text:str, # Model output to search for tool calls
                      tools=None, # None (any tool), or a list of tool names or tool schemas (allow-list; schemas also type XML values)
                      *,
@@ -1230,4 +1315,450 @@ def parse_tool_calls(text:str, # Model output to search for tool calls
 def _example_guard(result:ParseResult, text:str) -> ParseResult:
     "Standalone mode: a text holding a fenced code block is an example, not a call."
     if '```' not in text or not result.calls: return result
-    return ParseResult((), result.saw_tool_call_syntax, False, result.rejected_tool_names, result.text, result.reasoning)
+    return ParseResult((), result.saw_tool_call_syntax, False, result.rejected_tool_names, result.text, result.reasoning, result.rejected)
+
+# %% ../nbs/03_parse.ipynb 73
+def _reasoning_opener(closer:str):
+    "`open` for a reasoning block: what follows, up to `closer`, is reasoning."
+    def open(scanner, text, position, marker, final):
+        scanner.mode = ((closer,), 'reasoning')
+        return position + len(marker), 'hidden', None
+    if closer not in _REASONING_CLOSERS: _REASONING_CLOSERS.append(closer)
+    return open
+
+def _hidden(scanner, text, position, marker, final):
+    "`open` for a token that only disappears from the text."
+    return position + len(marker), 'hidden', None
+
+_register('think', ('<think>',), _reasoning_opener('</think>'))
+_register('seed_think', ('<seed:think>',), _reasoning_opener('</seed:think>'))
+_register('seed_think_end', ('</seed:think>', '<seed:eos>'), _hidden)   # Seed-OSS: a stray closer, its end of turn
+_register('apertus_think', ('<|inner_prefix|>',), _reasoning_opener('<|inner_suffix|>'))
+_register('apertus_think_end', ('<|inner_suffix|>',), _hidden)
+_register('end_tokens', ('<|eot_id|>', '<|eom_id|>', '<|im_end|>', '<|end|>', '<|return|>', '<|call|>', '<|endoftext|>',
+                         '<|end_of_text|>', '<|action_end|>', '<|tool_call_end|>', '<|message|>', '<|constrain|>',
+                         '<｜end▁of▁sentence｜>', '<|tool_calls_section_end|>', '<｜tool▁calls▁end｜>', '<|tool▁calls▁end|>',
+                         '<｜tool▁call▁end｜>', '</think>'), _hidden)
+
+# %% ../nbs/03_parse.ipynb 76
+_NESTED_NAME_TAGS = ('name', 'tool_name', 'function', 'tool')
+_NESTED_ARGUMENT_TAGS = ('arguments', 'args', 'parameters', 'params', 'input')
+
+def _named_call(name:str, body:str, budget:_Budget, prefix:str='', span=None):
+    """The call `name` whose arguments are `body`: parameter elements, a JSON object, an arguments element, one
+    child element per key, or nothing at all. Anything else is refused with a reason, never read as no arguments."""
+    if not _valid_name(name): return None
+    found = _parameters(body, prefix, budget)
+    if found is not None: return _RawCall(name, found[0], text_keys=found[1], span=span)
+    stripped = body.strip()
+    if not stripped: return _RawCall(name, {}, span=span)
+    if stripped[0] == '{': return _RawCall(name, stripped, span=span, json_slot=True)
+    if stripped[0] == '<':
+        children = _child_elements(stripped)
+        if len(children) == 1 and children[0][0] in _NESTED_ARGUMENT_TAGS:
+            content = children[0][2].strip()
+            if content[:1] != '<' and content[:1] != '{' and content: return _RawCall(name, content, span=span)   # kept as _raw
+            return _named_call(name, content, budget, prefix, span)
+        if children:
+            fields = _child_fields(stripped)
+            return _RawCall(name, fields, text_keys=frozenset(fields), span=span)
+    return _RawCall(name, None, span=span, reason=f'the arguments of {name!r} are neither parameter elements nor a JSON object')
+
+def _function_calls(body:str, budget:_Budget) -> list:
+    "Calls written as `<function=NAME>...</function>` or `<function name=\"NAME\">...</function>` elements."
+    calls, spans = [], []
+    for inside, content in _elements(body, '<function', '</function>', _Finder(body), spans):
+        if inside.startswith('='): name = inside[1:].strip()
+        elif inside.lstrip().startswith('parameter'): continue   # the seed's `<function parameter name=...>`: not a call
+        else: name = _scan_attributes(inside).get('name', '').strip()
+        call = _named_call(name, content, budget, span=spans[-1])
+        if call is not None: calls.append(call)
+    return calls
+
+def _glm_calls(body:str) -> list:
+    name_end = body.find('<')
+    name = (body if name_end == -1 else body[:name_end]).strip()
+    if not _valid_name(name, spaces=False): return []
+    keys = [key.strip() for _, key in _elements(body, '<arg_key', '</arg_key>', _Finder(body))]
+    values = [_element_value(value) for _, value in _elements(body, '<arg_value', '</arg_value>', _Finder(body))]
+    arguments = dict(zip(keys, values))
+    return [_RawCall(name, arguments, text_keys=frozenset(arguments))]
+
+def _nested_field_calls(body:str, attributes:dict, budget:_Budget) -> list:
+    "The seed's nested form: the name in an attribute or a `<name>` child, the arguments in the other children."
+    children = _child_elements(body)
+    first = {}
+    for tag, _, content in children: first.setdefault(tag, content)
+    name = (attributes.get('name') or attributes.get('function') or next((first[tag] for tag in _NESTED_NAME_TAGS if tag in first), '')).strip()
+    if not _valid_name(name): return []
+    rest = ''.join(f'<{tag}>{content}</{tag}>' for tag, _, content in children if tag not in _NESTED_NAME_TAGS)
+    if _parameters(body) is not None: rest = body
+    call = _named_call(name, rest, budget)
+    return [call] if call is not None else []
+
+def _wrapped_calls(body:str, tag:str, budget:_Budget) -> list:
+    "The calls of a wrapper around `<tag ...>...</tag>` call elements, each with its own span."
+    calls, spans = [], []
+    for inside, content in _elements(body, f'<{tag}', f'</{tag}>', _Finder(body), spans):
+        for call in _markup_body_calls(content, _scan_attributes(inside), budget)[1]: calls.append(dataclasses.replace(call, span=spans[-1]))
+    return calls
+
+def _markup_body_calls(body:str, attributes:dict, budget:_Budget) -> tuple:
+    "(format, calls) for the body of a `<tool_call>`-like element."
+    stripped = body.strip()
+    name = (attributes.get('name') or attributes.get('function') or '').strip()
+    if not stripped: return 'hermes', [_RawCall(name, {})] if name and _valid_name(name) else []
+    if name and stripped.startswith('{'): return 'xml', [_RawCall(name, stripped, json_slot=True)] if _valid_name(name) else []
+    if _looks_pythonic(stripped) and stripped[:1] == '[': return 'pythonic', _pythonic_calls(stripped)
+    if stripped[:1] in ('{', '['):
+        value = _loads(stripped, budget)
+        return 'hermes', _calls_from_payload(value) if value is not _FAILED else []
+    if stripped.startswith(('<function=', '<function ')): return 'qwen3_coder', _function_calls(body, budget)   # `body`: spans stay true
+    if '<invoke' in stripped: return 'invoke', _invoke_calls(body, '', budget)
+    for tag in ('tool_call', 'function_call'):
+        if stripped.startswith((f'<{tag}>', f'<{tag} ')): return 'xml', _wrapped_calls(body, tag, budget)
+    if '<arg_key' in stripped or (not name and '<' not in stripped and _valid_name(stripped, spaces=False)): return 'glm45', _glm_calls(stripped)
+    if '<' in stripped or name: return 'xml', _nested_field_calls(stripped, attributes, budget)
+    return ('pythonic', _pythonic_calls(stripped)) if _looks_pythonic(stripped) else ('hermes', [])
+
+def _tool_call_reader(body, scanner, attributes, opening): return _markup_body_calls(body, attributes, scanner.budget)
+
+_register('hermes', _tag_markers('tool_call'), _tag_opener(_tool_call_reader, closers=('</tool_calls>',), preview=True))
+
+# %% ../nbs/03_parse.ipynb 79
+def _seed_oss_reader(body, scanner, attributes, opening):
+    found_format, calls = _markup_body_calls(body, attributes, scanner.budget)
+    return ('seed_oss' if found_format in ('qwen3_coder', 'hermes') else found_format), calls
+
+_register('seed_oss', _tag_markers('seed:tool_call'), _tag_opener(_seed_oss_reader))
+
+# %% ../nbs/03_parse.ipynb 82
+def _tool_calls_reader(body, scanner, attributes, opening):
+    found_format, calls = _markup_body_calls(body, attributes, scanner.budget)
+    return ('jamba' if found_format == 'hermes' else found_format), calls
+
+_register('jamba', _tag_markers('tool_calls'), _tag_opener(_tool_calls_reader))
+
+# %% ../nbs/03_parse.ipynb 85
+class _ParametersAfter:
+    "The `<function parameter name=\"k\">v</function parameter>` elements that follow `<function_call>NAME</function_call>`."
+    OPEN, CLOSE = '<function parameter', '</function parameter>'
+    ENDS = re.compile('</function parameter>|<function parameter|<function_call')
+    __slots__ = ('start', 'cursor', 'search_from', 'name', 'arguments', 'repeated', 'cut')
+    def __init__(self, start:int, cursor:int, name:str):
+        self.start, self.cursor, self.search_from, self.name, self.arguments, self.repeated = start, cursor, cursor, name, {}, set()
+        self.cut = False
+
+    def shift(self, count:int): self.start -= count; self.cursor -= count; self.search_from -= count
+
+    def resume(self, scanner, text:str, final:bool):
+        while True:
+            following = _skip_space(text, self.cursor, final)
+            if following is None: return None
+            if following == -1: break
+            if not text.startswith(self.OPEN, following):
+                if not final and len(text) - following < len(self.OPEN) and self.OPEN.startswith(text[following:]): return None
+                break
+            tag_end = text.find('>', following, following + 1024)
+            if tag_end == -1:
+                if not final and len(text) - following < 1024: return None
+                break
+            found = self.ENDS.search(text, max(tag_end + 1, self.search_from))   # its closer, or the next element or call
+            if found is None:
+                if not final: self.search_from = max(tag_end + 1, len(text) - len(self.CLOSE) + 1); return None
+                close = end = len(text)
+            else: close, end = found.start(), found.end() if found.group() == self.CLOSE else found.start()
+            key = _scan_attributes(text[following + len(self.OPEN):tag_end]).get('name', '').strip()
+            if key: _add_argument(self.arguments, key, _element_value(text[tag_end + 1:close]), self.repeated)
+            self.cursor = self.search_from = end
+            if close == end: self.cut = True   # an element that never closed: the call was cut
+        scanner.pending = None
+        call = _RawCall(self.name, self.arguments, text_keys=frozenset(self.arguments))
+        return self.cursor, 'calls', ('xml', [call], self.start, None, self.cut)
+
+class _FunctionCallBlock(_Block):
+    "A `<function_call>` block; when its body is a bare name, the parameter elements after it are read too."
+    __slots__ = ()
+    def resume(self, scanner, text:str, final:bool):
+        segment = scanner._finish_block(text, final)
+        if segment is None or segment[1] != 'calls': return segment
+        end, _, (found_format, calls, start, _, cut_off) = segment
+        if found_format != 'glm45' or len(calls) != 1 or calls[0].arguments or cut_off: return segment
+        scanner.pending = _ParametersAfter(start, end, calls[0].name)
+        return scanner.pending.resume(scanner, text, final)
+
+def _function_call_reader(body, scanner, attributes, opening):
+    found_format, calls = _markup_body_calls(body, attributes, scanner.budget)
+    return ('xml' if found_format == 'hermes' else found_format), calls
+
+_register('xml', _tag_markers('function_call'), _tag_opener(_function_call_reader, preview=True, block=_FunctionCallBlock))
+
+# %% ../nbs/03_parse.ipynb 88
+def _invoke_calls(body:str, prefix:str, budget:_Budget) -> list:
+    "Calls in `<invoke name=...>` elements (`prefix` is e.g. '｜DSML｜' or 'steptml:'), each with its own span."
+    calls, spans = [], []
+    for attributes, inside in _elements(body, f'<{prefix}invoke', f'</{prefix}invoke>', _Finder(body), spans):
+        call = _named_call(_scan_attributes(attributes).get('name', '').strip(), inside, budget, prefix, spans[-1])
+        if call is not None: calls.append(call)
+    return calls
+
+def _function_calls_reader(body, scanner, attributes, opening):
+    if '<invoke' in body: return 'invoke', _invoke_calls(body, '', scanner.budget)
+    found_format, calls = _markup_body_calls(body, attributes, scanner.budget)
+    return ('invoke' if found_format == 'hermes' else found_format), calls
+
+def _invoke_reader(body, scanner, attributes, opening): return 'invoke', _invoke_calls(opening + body + '</invoke>', '', scanner.budget)
+
+def _minimax_reader(body, scanner, attributes, opening): return 'minimax', _invoke_calls(body, '', scanner.budget)
+
+def _tool_use_reader(body, scanner, attributes, opening):
+    if '<function' in body: return 'xml', _function_calls(body, scanner.budget)
+    return _function_call_reader(body, scanner, attributes, opening)
+
+def _tool_reader(body, scanner, attributes, opening):
+    name = attributes.get('name', '').strip()
+    if not name: return 'xml', []
+    call = _named_call(name, body, scanner.budget)
+    return 'xml', [call] if call is not None else []
+
+_register('invoke', _tag_markers('function_calls') + _tag_markers('invoke'),
+          lambda scanner, text, position, marker, final: _tag_opener(_function_calls_reader if marker.startswith('<function_calls') else _invoke_reader)(
+              scanner, text, position, marker, final))
+_register('minimax', _tag_markers('minimax:tool_call'), _tag_opener(_minimax_reader))
+_register('tool_use', _tag_markers('tool_use'), _tag_opener(_tool_use_reader))
+_register('tool', ('<tool ',), _tag_opener(_tool_reader))
+
+# %% ../nbs/03_parse.ipynb 91
+_DSML_PREFIXES = ('｜DSML｜', '|DSML|', 'DSML|', 'DSML')
+
+def _dsml_reader(body, scanner, attributes, opening):
+    prefix = opening[1:].split('function_calls', 1)[0].split('tool_calls', 1)[0]
+    return 'dsml', _invoke_calls(body, prefix, scanner.budget)
+
+_register('dsml', tuple(marker for prefix in _DSML_PREFIXES for wrapper in ('function_calls', 'tool_calls')
+                        for marker in _tag_markers(prefix + wrapper)), _tag_opener(_dsml_reader))
+
+# %% ../nbs/03_parse.ipynb 94
+def _step3_reader(body, scanner): return 'step3', _invoke_calls(body, 'steptml:', scanner.budget)
+
+_register('step3', ('<｜tool_calls_begin｜>',), _block_opener(('<｜tool_calls_end｜>',), _step3_reader))
+_register('step3_end', ('<｜tool_calls_end｜>',), _hidden)   # a closer left over when a stream's block ended early
+
+# %% ../nbs/03_parse.ipynb 97
+_DS_CALL_BEGIN, _DS_CALL_END, _DS_SEP = '<｜tool▁call▁begin｜>', '<｜tool▁call▁end｜>', '<｜tool▁sep｜>'
+_DS_CALLS_END = ('<｜tool▁calls▁end｜>', '<|tool▁calls▁end|>')
+
+def _deepseek_call(inside:str, span:tuple):
+    left, separator, right = inside.partition(_DS_SEP)
+    if not separator: return None
+    left = left.strip()
+    if left == 'function':   # V3 / R1: name on the first line, arguments in a fenced block
+        name, _, rest = right.partition('\n')
+        rest = rest.strip()
+        if rest.startswith('```'):
+            rest = rest.partition('\n')[2]
+            fence_end = rest.rfind('```')
+            if fence_end != -1: rest = rest[:fence_end]
+        name, arguments = name.strip(), rest.strip()
+    else: name, arguments = left, right.strip()
+    return _RawCall(name, arguments, span=span, json_slot=True) if _valid_name(name) else None
+
+def _deepseek_calls(body:str) -> list:
+    for token in (_DS_CALL_BEGIN, _DS_CALL_END, _DS_SEP): body = body.replace(token.replace('｜', '|'), token)
+    calls, spans = [], []
+    first = body.find(_DS_CALL_BEGIN)
+    lead = body if first == -1 else body[:first]
+    if _DS_SEP in lead:   # R1's short opener: the first call starts right away
+        lead_end = lead.find(_DS_CALL_END)
+        call = _deepseek_call(lead if lead_end == -1 else lead[:lead_end], (0, len(lead) if lead_end == -1 else lead_end + len(_DS_CALL_END)))
+        if call is not None: calls.append(call)
+    for _, inside in _elements(body, _DS_CALL_BEGIN[:-1], _DS_CALL_END, _Finder(body), spans):
+        call = _deepseek_call(inside, spans[-1])
+        if call is not None: calls.append(call)
+    return calls
+
+def _deepseek_reader(body, scanner): return 'deepseek', _deepseek_calls(body)
+
+_register('deepseek', ('<｜tool▁calls▁begin｜>', '<|tool▁calls▁begin|>'), _block_opener(_DS_CALLS_END, _deepseek_reader))
+_register('deepseek_short', ('<｜tool▁calls｜>', '<｜tool▁call▁begin｜>', '<|tool▁call▁begin|>'),
+          _block_opener(_DS_CALLS_END + (_DS_CALL_END, _DS_CALL_END.replace('｜', '|')), _deepseek_reader))
+
+# %% ../nbs/03_parse.ipynb 100
+def _kimi_calls(body:str) -> list:
+    calls, spans = [], []
+    for _, inside in _elements(body, '<|tool_call_begin|', '<|tool_call_end|>', _Finder(body), spans):
+        call_id, separator, arguments = inside.partition('<|tool_call_argument_begin|>')
+        if not separator: continue
+        call_id = call_id.strip()
+        name = call_id.rsplit(':', 1)[0] if ':' in call_id else call_id
+        if name.startswith('functions.'): name = name[len('functions.'):]
+        if _valid_name(name): calls.append(_RawCall(name, arguments.strip(), call_id, span=spans[-1], json_slot=True))
+    return calls
+
+_register('kimi_k2', ('<|tool_calls_section_begin|>',), _block_opener(('<|tool_calls_section_end|>',), lambda body, scanner: ('kimi_k2', _kimi_calls(body))))
+
+# %% ../nbs/03_parse.ipynb 103
+def _internlm_calls(body:str, budget:_Budget) -> list:
+    stripped = body.strip()
+    if not stripped.startswith('<|plugin|>'): return []
+    value = _loads(stripped[len('<|plugin|>'):].strip(), budget)
+    return [] if value is _FAILED else _calls_from_payload(value)
+
+_register('internlm', ('<|action_start|>',), _block_opener(('<|action_end|>',), lambda body, scanner: ('internlm', _internlm_calls(body, scanner.budget))))
+_register('lfm2', ('<|tool_call_start|>',), _block_opener(('<|tool_call_end|>',), lambda body, scanner: ('lfm2', _payload_calls(body, scanner.budget))))
+
+# %% ../nbs/03_parse.ipynb 106
+def _value_opener(found_format:str, keep:int=0):
+    "`open` for a token after which a value of `found_format` may follow; the last `keep` characters belong to the value."
+    def open(scanner, text, position, marker, final):
+        scanner.expect, scanner.expect_announced = found_format, True
+        return position + len(marker) - keep, 'markup', None
+    return open
+
+_register('llama3_json', ('<|python_tag|>',), _value_opener('llama3_json'))
+_register('granite', ('<|tool_call|>',), _value_opener('granite'))
+_register('phi4_mini', ('functools[',), _value_opener('phi4_mini', keep=1))
+
+# %% ../nbs/03_parse.ipynb 109
+def _open_mistral(scanner, text, position, marker, final):
+    start = _skip_space(text, position + 12, final)
+    if start is None: return None
+    if start == -1: return position + 12, 'markup', None
+    if text[start] in '{[':
+        scanner.pending = _Value(position, start, start, 'mistral', strict=False, announced=True)
+        return scanner._finish_value(text, final)
+    name_end = _identifier_end(text, start, final)
+    if name_end is None: return None
+    if name_end == -1 or name_end == start: return position + 12, 'markup', None
+    name, cursor, call_id = text[start:name_end], name_end, None
+    if text.startswith('[CALL_ID]', cursor):
+        id_end = _identifier_end(text, cursor + 9, final)
+        if id_end is None: return None
+        if id_end == -1: return position + 12, 'markup', None
+        call_id, cursor = text[cursor + 9:id_end], id_end
+    elif not final and len(text) - cursor < 9 and '[CALL_ID]'.startswith(text[cursor:]): return None
+    if text.startswith('[ARGS]', cursor): cursor += 6
+    elif not final and len(text) - cursor < 6 and '[ARGS]'.startswith(text[cursor:]): return None
+    value_start = _skip_space(text, cursor, final)
+    if value_start is None: return None
+    if value_start == -1 or text[value_start] != '{': return cursor, 'rejected', ('mistral', name, 'its arguments are not a JSON object', position)
+    scanner.pending = _Value(position, value_start, value_start, 'mistral', strict=False, name=name, call_id=call_id)
+    return scanner._finish_value(text, final)
+
+_register('mistral', ('[TOOL_CALLS]',), _open_mistral)
+
+# %% ../nbs/03_parse.ipynb 112
+_ANALYSIS = (('<|end|>',), 'reasoning')
+
+def _harmony_reader(name:str):
+    def reader(body:str, scanner) -> tuple: return 'harmony', [_RawCall(name, body.strip(), json_slot=True)] if _valid_name(name) else []
+    return reader
+
+def _open_harmony(scanner, text, position, marker, final):
+    after = position + len(marker)
+    message = scanner.find(text, '<|message|>', after)
+    if message == -1 or message - position > 512:
+        if message == -1 and not final and len(text) - position < 512 + len('<|message|>'): return None
+        return False if marker == 'to=functions.' else (after, 'hidden', None)
+    header = text[position:message]
+    body_start = message + len('<|message|>')
+    recipient = ''
+    if (to := header.find('to=')) != -1 and header[to + 3:].strip():
+        recipient = header[to + 3:].split(None, 1)[0].split('<', 1)[0]
+    channel_at = header.find('<|channel|>')
+    channel = ''
+    if channel_at != -1 and header[channel_at + 11:].strip(): channel = header[channel_at + 11:].split(None, 1)[0].split('<', 1)[0]
+    if recipient:
+        name = recipient[len('functions.'):] if recipient.startswith('functions.') else recipient
+        scanner.pending = _Block(position, body_start, ('<|call|>', '<|end|>', '<|return|>'), ('<|start|>', '<|channel|>'),
+                                 _harmony_reader(name), name=name)
+        return scanner._finish_block(text, final)
+    if marker == 'to=functions.': return False
+    if channel == 'analysis': scanner.mode = _ANALYSIS
+    return body_start, 'hidden', None
+
+_register('harmony', ('<|channel|>', '<|start|>', 'to=functions.'), _open_harmony)
+
+# %% ../nbs/03_parse.ipynb 115
+def _open_text_kv(scanner, text, position, marker, final):
+    name_start = position + len(marker)
+    line_end = text.find('\n', name_start, name_start + 256)
+    if line_end == -1: return None if not final and len(text) - name_start < 256 else False
+    name = text[name_start:line_end].strip()
+    cursor = _skip_space(text, line_end, final)
+    if cursor is None: return None
+    if cursor == -1 or not _valid_name(name): return False
+    key = 'function.arguments:'
+    if not text.startswith(key, cursor):
+        return None if not final and len(text) - cursor < len(key) and key.startswith(text[cursor:]) else False
+    value_start = _skip_space(text, cursor + len(key), final)
+    if value_start is None: return None
+    if value_start == -1 or text[value_start] != '{': return False
+    scanner.pending = _Value(position, value_start, value_start, 'text_kv', strict=False, name=name)
+    return scanner._finish_value(text, final)
+
+_register('text_kv', ('function.name:',), _open_text_kv)
+
+# %% ../nbs/03_parse.ipynb 118
+def _apertus_calls(body:str, budget:_Budget) -> list:
+    value = _loads(body.strip(), budget)
+    if value is _FAILED: return []
+    calls = []
+    for item in value if isinstance(value, list) else [value]:
+        if isinstance(item, dict) and len(item) == 1:
+            (name, arguments), = item.items()
+            if _valid_name(name) and isinstance(arguments, dict): calls.append(_RawCall(name, arguments)); continue
+        calls.extend(_calls_from_payload(item))   # `{"name", "arguments"}` objects read too
+    return calls
+
+_register('apertus', ('<|tools_prefix|>',), _block_opener(('<|tools_suffix|>',), lambda body, scanner: ('apertus', _apertus_calls(body, scanner.budget))))
+_register('apertus_end', ('<|tools_suffix|>',), _hidden)
+
+# %% ../nbs/03_parse.ipynb 121
+def _bare_function_reader(body, scanner):
+    calls = _function_calls(body, scanner.budget)
+    return ('qwen3_coder' if calls and all(call.text_keys for call in calls) else 'functionary'), calls
+
+def _open_function(scanner, text, position, marker, final):
+    end = text.find('>', position, position + 1024)
+    if end == -1: return None if not final and len(text) - position < 1024 else False
+    if marker == '<function ' and not _scan_attributes(text[position + len(marker):end]).get('name'): return False   # prose, or `<function parameter ...>`
+    block = scanner.pending = _Block(position, position, ('</function>',), ('<function=', '<function '), _bare_function_reader)
+    block.search_from = end + 1   # the body keeps its opening tag, which the reader needs for the name
+    return scanner._finish_block(text, final)
+
+_register('functionary', ('<function=', '<function '), _open_function)
+
+# %% ../nbs/03_parse.ipynb 124
+def _open_functionary_v32(scanner, text, position, marker, final):
+    start = position + len(marker)
+    name_end = _identifier_end(text, start, final)
+    if name_end is None: return None
+    if name_end == -1 or name_end == start or text[name_end] != '\n': return False
+    name = text[start:name_end]
+    if name == 'all': return name_end + 1, 'hidden', None
+    value_start = _skip_space(text, name_end, final)
+    if value_start is None: return None
+    if value_start == -1 or text[value_start] != '{' or not _valid_name(name): return False
+    scanner.pending = _Value(position, value_start, value_start, 'functionary', strict=False, name=name)
+    return scanner._finish_value(text, final)
+
+_register('functionary_v32', ('>>>',), _open_functionary_v32)
+
+# %% ../nbs/03_parse.ipynb 127
+def _command_r_reader(body, scanner):
+    value = _loads(body.strip(), scanner.budget)
+    return 'command_r', _calls_from_payload(value) if value is not _FAILED else []
+
+def _open_command_r(scanner, text, position, marker, final):
+    cursor = _skip_space(text, position + len(marker), final)
+    if cursor is None: return None
+    if cursor == -1: return False
+    if not text.startswith('```', cursor): return None if not final and len(text) - cursor < 3 and '```'.startswith(text[cursor:]) else False
+    line_end = text.find('\n', cursor, cursor + 32)
+    if line_end == -1: return None if not final and len(text) - cursor < 32 else False
+    if text[cursor + 3:line_end].strip() not in ('', 'json'): return False
+    scanner.pending = _Block(position, line_end + 1, ('```',), ('Action:',), _command_r_reader)
+    return scanner._finish_block(text, final)
+
+_register('command_r', ('Action:',), _open_command_r)
