@@ -101,6 +101,30 @@ def test_project_checkout_is_not_visible(sandbox):
     assert sandbox.run(f'os.path.exists({str(PROJECT / "toolcall_lib" / "interp.py")!r})').value == 'True'
 
 
+def test_script_directory_and_added_import_paths_are_not_visible(tmp_path):
+    """`python app.py` run from a directory puts that directory on sys.path (and a program may add any other): the
+    sandbox shows installed packages, never such a directory, which may be a home directory or a checkout with its
+    secrets. Run in a fresh interpreter, as a user's program would. (An import path entry from a .pth file, such as
+    the project root of a legacy `pip install -e .`, is the case `test_project_checkout_is_not_visible` meets.)"""
+    (tmp_path/'.env').write_text('API_KEY=sk-live-secret')
+    other = tmp_path/'project'; other.mkdir(); (other/'secrets.txt').write_text('hunter2')
+    (tmp_path/'app.py').write_text(
+        'import sys\n'
+        f'sys.path.append({str(other)!r})\n'
+        'from toolcall_lib.interp import Sandbox\n'
+        'with Sandbox(require_isolation=True) as box:\n'
+        f'    print(box.run("open({str(tmp_path / ".env")!r}).read()").error.splitlines()[-1])\n'
+        f'    print(box.run("open({str(other / "secrets.txt")!r}).read()").error.splitlines()[-1])\n'
+        '    print(box.run("import toolcall_lib.interp; 1").value)\n')
+    import subprocess
+    run = subprocess.run([sys.executable, str(tmp_path/'app.py')], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert run.stdout.splitlines() == [
+        f"FileNotFoundError: [Errno 2] No such file or directory: {str(tmp_path / '.env')!r}",
+        f"FileNotFoundError: [Errno 2] No such file or directory: {str(other / 'secrets.txt')!r}",
+        '1']
+
+
 def test_symlink_hardlink_and_proc_root_reach_nothing(sandbox):
     target = str(PROJECT / 'settings.ini')
     assert last_line(sandbox.run(f'os.symlink({target!r}, "link"); open("link").read()')) == \

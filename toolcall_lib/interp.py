@@ -256,6 +256,13 @@ _SCRATCH = '/scratch'
 _READ_ONLY = _MOUNT_ATTR_RDONLY | _MOUNT_ATTR_NOSUID | _MOUNT_ATTR_NODEV
 _WRITABLE = _MOUNT_ATTR_NOSUID | _MOUNT_ATTR_NODEV
 
+def _site_directories() -> set:
+    "The site-packages directories (global and, when enabled, the user's): where installed packages live."
+    import site
+    found = set(getattr(site, 'getsitepackages', lambda: [])())
+    if site.ENABLE_USER_SITE: found.add(site.getusersitepackages())
+    return found
+
 def _host_sources(shared:list) -> list:
     "(path, fd, attributes) of everything the root shows, opened in the host's view (before the uid changes: /root may hold Python)."
     sources, covered = [], []
@@ -277,7 +284,9 @@ def _host_sources(shared:list) -> list:
         if os.path.isdir('/' + name) and not os.path.islink('/' + name): add('/' + name, _READ_ONLY); covered.append('/' + name)
     for name in _SYSTEM_ETC:
         if os.path.exists('/etc/' + name) and not os.path.islink('/etc/' + name): add('/etc/' + name, _READ_ONLY)
-    python_paths = {os.path.realpath(entry) for entry in sys.path if entry and os.path.exists(entry)}
+    # sys.path entries only where packages are installed: the script's directory, the working directory or a
+    # project added to sys.path may hold anything (a home directory, a checkout with its .env); they stay out
+    python_paths = {os.path.realpath(entry) for entry in sys.path if entry in _site_directories() and os.path.exists(entry)}
     for path in sorted(set(_python_read_paths()) | python_paths):
         if not any(path == done or path.startswith(done.rstrip('/') + '/') for done in covered):
             add(path, _READ_ONLY); covered.append(path)
