@@ -1035,7 +1035,8 @@ class _Worker:
     def reply(self, request_id:int, deadline:float) -> dict:
         "The reply to request `request_id`; any other frame is one nobody asked for."
         message = self.reader.read(deadline)
-        if message.get('id') != request_id: raise _UnrequestedFrame(f"a frame with id {message.get('id')!r} while waiting for {request_id}")
+        if message.get('id') != request_id:  # the id is the worker's text: only its start goes into the error a model reads
+            raise _UnrequestedFrame(f"a frame with id {repr(message.get('id'))[:40]} while waiting for {request_id}")
         return message
 
     def has_unrequested_data(self) -> bool:
@@ -1044,6 +1045,17 @@ class _Worker:
         poller = select.poll()
         poller.register(self.reader.fd, select.POLLIN)
         return any(events & select.POLLIN for _, events in poller.poll(0))
+
+    def leftover_tasks(self) -> tuple:
+        "(threads besides the worker's main one, child processes of the worker), read from the host's /proc; (0, 0) where it cannot tell."
+        if not self.pid or self.pidfd is None: return (0, 0)
+        try:
+            threads = len(os.listdir(f'/proc/{self.pid}/task')) - 1
+            with open(f'/proc/{self.pid}/task/{self.pid}/children') as file: processes = len(file.read().split())
+        except OSError: return (0, 0)  # gone (the next request finds out), or a kernel without CONFIG_PROC_CHILDREN
+        poller = select.poll()
+        poller.register(self.pidfd, select.POLLIN)
+        return (0, 0) if poller.poll(0) else (threads, processes)  # exited meanwhile: the pid may name another process
 
     def reached_memory_limit(self) -> bool:
         "True if this session's memory cgroup ever reached its limit or killed for it (v1 and v2 counters)."
@@ -1428,6 +1440,12 @@ class Sandbox:
                     except _FrameTimeout:
                         return self._lost(f'TimeoutError: the code ran past the {timeout} s limit and did not stop when '
                                           'interrupted, so the sandbox was killed', started, timed_out=True)
+                if not self.keep_background and reply.get('restart') is None:
+                    threads, processes = worker.leftover_tasks()
+                    if threads or processes:  # the worker said nothing was left: the code rewrote its check
+                        return self._lost(f'SandboxError: the cell left {threads} thread(s) and {processes} process(es) running after it '
+                                          'returned (it switched off the worker\'s own check), so its reply cannot be trusted', started,
+                                          why='the session was restarted (work left running): all variables, imports and files were lost')
                 return self._result(reply, timed_out, timeout, started)
             except (EOFError, BrokenPipeError):
                 if worker.reached_memory_limit():
@@ -1484,7 +1502,7 @@ class Sandbox:
         with self._lock:
             if self._closed: raise SandboxClosedError('this sandbox is closed; create a new Sandbox')
             directory, relative = self._directory_fd(name)
-            return _read_regular_file(directory, relative, limit)
+            with _FileSystemIds(*self._ids()): return _read_regular_file(directory, relative, limit)  # never more than the code itself may read
 
     def write_file(self,
                    name:str, # A path relative to scratch (its directory must exist)
