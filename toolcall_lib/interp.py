@@ -411,10 +411,10 @@ def _apply_landlock(read_paths:list, # Paths the sandbox may read and execute
 _SECCOMP_ARCHES = {  # machine: (AUDIT_ARCH value, socket, socketpair, denied syscalls, shared-memory syscalls)
     'x86_64': (0xc000003e, 41, 53, (101, 310, 311, 246, 320, 321, 298, 323, 250, 248, 249, 425, 426, 427,
                                     165, 166, 155, 272, 308, 175, 313, 176, 169, 167, 168, 163, 304,
-                                    428, 429, 430, 431, 432, 442), (319, 447, 29)),
+                                    428, 429, 430, 431, 432, 442, 254, 300, 301), (319, 447, 29)),
     'aarch64': (0xc00000b7, 198, 199, (117, 270, 271, 104, 294, 280, 241, 282, 219, 217, 218, 425, 426, 427,
                                        40, 39, 41, 97, 268, 105, 273, 106, 142, 224, 225, 89, 265,
-                                       428, 429, 430, 431, 432, 442), (279, 447, 194)),
+                                       428, 429, 430, 431, 432, 442, 27, 262, 263), (279, 447, 194)),
 }
 _BPF_LD_W_ABS, _BPF_ALU_AND_K, _BPF_JEQ_K, _BPF_JGE_K, _BPF_RET_K = 0x20, 0x54, 0x15, 0x35, 0x06
 _SECCOMP_RET_ALLOW, _SECCOMP_RET_EPERM = 0x7fff0000, 0x00050000 | 1  # SECCOMP_RET_ERRNO | EPERM
@@ -1130,7 +1130,7 @@ def _layer_table(report:dict, limits:dict) -> tuple:
         Layer('landlock_fs', bool(report.get('landlock_fs')), f"Landlock ABI {report.get('landlock_abi', 0)}: writes only in {_SCRATCH}, write_paths and /dev/null"),
         Layer('landlock_net', bool(report.get('landlock_net')), 'Landlock denies TCP bind and connect'),
         Layer('landlock_scope', bool(report.get('landlock_scope')), 'Landlock: no signals or abstract unix sockets outside the sandbox'),
-        Layer('seccomp', bool(report.get('seccomp')), 'seccomp: sockets only IPv4/IPv6/netlink, socketpair only connected streams; no ptrace, mounts, namespaces, bpf, io_uring'),
+        Layer('seccomp', bool(report.get('seccomp')), 'seccomp: sockets only IPv4/IPv6/netlink, socketpair only connected streams; no ptrace, mounts, namespaces, bpf, io_uring, inotify'),
         Layer('memory', bool(memory), memory_detail),
         Layer('disk', bool(report.get('filesystem')), f"{_SCRATCH} is a {limits['disk_mb']} MiB tmpfs of at most {limits['max_files']} files, gone with the session"),
         Layer('cpu', 'RLIMIT_CPU' in rlimits, f"{limits['cpu_seconds']} s CPU per worker lifetime"),
