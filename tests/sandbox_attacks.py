@@ -80,6 +80,7 @@ def run_attacks(interp, workdir:str) -> dict:
         outcomes['fallocate_10g'] = last_line(box.run('import os; fd = os.open("big", os.O_CREAT | os.O_WRONLY); os.posix_fallocate(fd, 0, 10 << 30)'))
         outcomes['many_files'] = last_line(box.run('import os\nfor i in range(5000): open(f"f{i}", "w").close()'))
         outcomes['disk_size'] = last_line(box.run('st = os.statvfs("/scratch"); st.f_blocks * st.f_frsize >> 20'))
+    outcomes['disk_mb_0'] = attempt(lambda: interp.Sandbox(disk_mb=0))  # a tmpfs of size=0 would have no limit at all
     # 5. a deep directory tree, then an exit: the restart and close never walk it on the host
     with interp.Sandbox(require_isolation=True) as box:
         result = box.run('import os\nfor _ in range(3000): os.mkdir("d"); os.chdir("d")\nos._exit(0)')
@@ -221,6 +222,12 @@ def run_attacks(interp, workdir:str) -> dict:
         outcomes['host_reaches_abstract_socket'] = attempt(connect_from_host)
         outcomes['unix_sockets_in_view'] = last_line(box.run('open("/proc/net/unix").read().count("\\n")'))
         outcomes['proc_sys_write'] = last_line(box.run('open("/proc/sys/kernel/hostname", "w").write("x")'))
+        box.run('import fcntl, os\nwrite_lease = os.open("leased", os.O_CREAT | os.O_WRONLY); fcntl.fcntl(write_lease, fcntl.F_SETLEASE, fcntl.F_WRLCK)\n'
+                'read_lease = os.open("read-leased", os.O_CREAT | os.O_RDONLY); fcntl.fcntl(read_lease, fcntl.F_SETLEASE, fcntl.F_RDLCK)')
+        started = time.monotonic()  # a lease makes a blocking open() wait 45 s (lease-break-time) for the holder: the host never waits
+        outcomes['read_write_leased'] = attempt(lambda: box.read_file('leased'))
+        outcomes['write_read_leased'] = attempt(lambda: box.write_file('read-leased', b'x'))
+        outcomes['leases_cost_no_time'] = str(time.monotonic() - started < 1)
     private = os.path.join(shared, 'private.txt')
     with open(private, 'w') as file: file.write('host only')
     os.chmod(private, 0o600)
@@ -265,6 +272,7 @@ def expected_outcomes(workdir:str, root:bool, paths:str) -> dict:
         'fallocate_10g': 'OSError: [Errno 28] No space left on device',
         'many_files': "OSError: [Errno 28] No space left on device: 'f998'",  # 1000 inodes: the directory is one
         'disk_size': '64',
+        'disk_mb_0': 'ValueError: disk_mb must be a positive int, not 0',
         'deep_tree_exit': 'state_lost=True notes=1',
         'after_deep_tree': '2',
         'close_after_deep_tree': 'closed',
@@ -327,6 +335,9 @@ def expected_outcomes(workdir:str, root:bool, paths:str) -> dict:
         'host_reaches_abstract_socket': 'ConnectionRefusedError: [Errno 111] Connection refused',
         'unix_sockets_in_view': '3',
         'proc_sys_write': "PermissionError: [Errno 13] Permission denied: '/proc/sys/kernel/hostname'",
+        'read_write_leased': "BlockingIOError: [Errno 11] Resource temporarily unavailable: 'leased'",
+        'write_read_leased': "BlockingIOError: [Errno 11] Resource temporarily unavailable: 'read-leased'",
+        'leases_cost_no_time': 'True',
         'rename_private_file': "'renamed'",
         'read_renamed_private_file': "PermissionError: [Errno 13] Permission denied: 'result.csv'" if root else "ok: b'host only'",  # as nobody: the code's own file
         'fd0': "('/dev/null', '/dev/null')",

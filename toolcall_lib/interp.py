@@ -1265,6 +1265,8 @@ class Sandbox:
         self.max_timeout, self.keep_background = max_timeout, keep_background
         self.limits = dict(memory_mb=memory_mb, cpu_seconds=cpu_seconds, max_processes=max_processes,
                            max_file_mb=max_file_mb, max_open_files=max_open_files, disk_mb=disk_mb, max_files=max_files)
+        for name, value in self.limits.items():  # a tmpfs of size=0 or nr_inodes=0 has *no* limit: 0 must not mean "unlimited"
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1: raise ValueError(f'{name} must be a positive int, not {value!r}')
         self.env = dict(env or {})
         if not all(isinstance(name, str) and isinstance(value, str) for name, value in self.env.items()):
             raise TypeError('env must map variable names (str) to values (str)')
