@@ -228,6 +228,13 @@ def run_attacks(interp, workdir:str) -> dict:
         outcomes['read_write_leased'] = attempt(lambda: box.read_file('leased'))
         outcomes['write_read_leased'] = attempt(lambda: box.write_file('read-leased', b'x'))
         outcomes['leases_cost_no_time'] = str(time.monotonic() - started < 1)
+    with interp.Sandbox(require_isolation=True, disk_mb=64, max_files=1000) as box:  # inodes are the quota on what costs no bytes
+        outcomes['hard_links'] = last_line(box.run('import os\nopen("base", "w").close()\nfor i in range(5000): os.link("base", f"l{i}")'))
+    with interp.Sandbox(require_isolation=True, disk_mb=64, max_files=1000) as box:
+        outcomes['xattrs'] = last_line(box.run(
+            'import os\nstored = 0\ntry:\n    for number in range(100):\n        open(f"x{number}", "w").close()\n'
+            '        for key in range(100_000): os.setxattr(f"x{number}", f"user.k{key}", b"x" * 4000); stored += 4000\n'
+            'except OSError as caught: error = caught\nf"{stored <= 1000 * 1024} {error.errno}"'))
     private = os.path.join(shared, 'private.txt')
     with open(private, 'w') as file: file.write('host only')
     os.chmod(private, 0o600)
@@ -338,6 +345,8 @@ def expected_outcomes(workdir:str, root:bool, paths:str) -> dict:
         'read_write_leased': "BlockingIOError: [Errno 11] Resource temporarily unavailable: 'leased'",
         'write_read_leased': "BlockingIOError: [Errno 11] Resource temporarily unavailable: 'read-leased'",
         'leases_cost_no_time': 'True',
+        'hard_links': "OSError: [Errno 28] No space left on device: 'base' -> 'l998'",  # each link counts as an inode
+        'xattrs': "'True 28'",  # extended attributes take from the same inode budget
         'rename_private_file': "'renamed'",
         'read_renamed_private_file': "PermissionError: [Errno 13] Permission denied: 'result.csv'" if root else "ok: b'host only'",  # as nobody: the code's own file
         'fd0': "('/dev/null', '/dev/null')",
