@@ -1049,10 +1049,11 @@ class _Worker:
     def leftover_tasks(self) -> tuple:
         "(threads besides the worker's main one, child processes of the worker), read from the host's /proc; (0, 0) where it cannot tell."
         if not self.pid or self.pidfd is None: return (0, 0)
+        try: threads = len(os.listdir(f'/proc/{self.pid}/task')) - 1
+        except OSError: return (0, 0)  # gone: the next request finds out
         try:
-            threads = len(os.listdir(f'/proc/{self.pid}/task')) - 1
             with open(f'/proc/{self.pid}/task/{self.pid}/children') as file: processes = len(file.read().split())
-        except OSError: return (0, 0)  # gone (the next request finds out), or a kernel without CONFIG_PROC_CHILDREN
+        except OSError: processes = 0  # a kernel without CONFIG_PROC_CHILDREN: threads only (the worker's own check still kills processes)
         poller = select.poll()
         poller.register(self.pidfd, select.POLLIN)
         return (0, 0) if poller.poll(0) else (threads, processes)  # exited meanwhile: the pid may name another process
@@ -1133,7 +1134,7 @@ def _layer_table(report:dict, limits:dict) -> tuple:
         Layer('seccomp', bool(report.get('seccomp')), 'seccomp: sockets only IPv4/IPv6/netlink, socketpair only connected streams; no ptrace, mounts, namespaces, bpf, io_uring, inotify'),
         Layer('memory', bool(memory), memory_detail),
         Layer('disk', bool(report.get('filesystem')), f"{_SCRATCH} is a {limits['disk_mb']} MiB tmpfs of at most {limits['max_files']} files, gone with the session"),
-        Layer('cpu', 'RLIMIT_CPU' in rlimits, f"{limits['cpu_seconds']} s CPU per worker lifetime"),
+        Layer('cpu', 'RLIMIT_CPU' in rlimits, f"{limits['cpu_seconds']} s CPU per process lifetime (each process a cell starts has its own; no session-wide CPU share)"),
         Layer('processes', bool(processes), f"at most {limits['max_processes']} processes/threads ({how})"),
         Layer('files', {'RLIMIT_FSIZE', 'RLIMIT_NOFILE'} <= rlimits, f"files up to {limits['max_file_mb']} MiB, {limits['max_open_files']} open files"),
         Layer('no_new_privs', bool(report.get('no_new_privs')), 'no_new_privs set; capabilities dropped' if report.get('capabilities_dropped') else 'no_new_privs set'),
