@@ -44,7 +44,9 @@ def run_attacks(interp, workdir:str) -> dict:
             'import shutil; shutil.copy(sys.executable, "py"); os.chmod("py", 0o4755); os.chmod(".", 0o777)\n'
             'bool(os.stat("py").st_mode & 0o4000), bool(os.statvfs(".").f_flag & os.ST_NOSUID)'))
         outcomes['mknod_in_scratch'] = last_line(box.run('os.mknod("dev", 0o20666, os.makedev(1, 3))'))
-        outcomes['_paths'] = box.run('sys.executable, os.__file__').value
+        # the interpreter, os.py, and whether /tmp exists inside: it does only as the (read-only, empty) parent of a
+        # mounted path, when the checkout or the interpreter lives under /tmp (as in a CI clone in /tmp)
+        outcomes['_paths'] = box.run('sys.executable, os.__file__, os.path.exists("/tmp")').value
     outcomes['host_file_unchanged'] = str(os.stat(host_file).st_mode == host_mode)
 
     # 2. shared paths are pinned: a path swapped for a symlink (by another session sharing the directory) is never mounted
@@ -256,10 +258,11 @@ def expected_outcomes(workdir:str, root:bool, paths:str) -> dict:
     import ast
     shared, host_file = os.path.join(workdir, 'shared'), os.path.join(workdir, 'host-file.txt')
     read_only = lambda path: f"OSError: [Errno 30] Read-only file system: {path!r}"
-    python, stdlib = ast.literal_eval(paths)
+    python, stdlib, *in_view = ast.literal_eval(paths)
+    tmp_in_view = bool(in_view and in_view[0])  # /tmp is then the sandbox's own read-only stub: still nothing of the host's /tmp
     return {
         'chmod_host_file': f"FileNotFoundError: [Errno 2] No such file or directory: {host_file!r}",
-        'chmod_tmp': "FileNotFoundError: [Errno 2] No such file or directory: '/tmp'",
+        'chmod_tmp': read_only('/tmp') if tmp_in_view else "FileNotFoundError: [Errno 2] No such file or directory: '/tmp'",
         'chmod_interpreter': read_only(python), 'chown_stdlib': read_only(stdlib), 'utime_stdlib': 'OSError: [Errno 30] Read-only file system',
         'setxattr_stdlib': read_only(stdlib), '_paths': paths,
         'chmod_root_dir': read_only('/'),
@@ -286,7 +289,7 @@ def expected_outcomes(workdir:str, root:bool, paths:str) -> dict:
         'files_of_deep_tree': f"33 {['d/' * 32 + 'f', 'd/' * 31 + 'f']}",  # top.txt and one file in each of the first 32 levels
         'holder_sees_own_key': 'True',
         'find_other_session_key': '0',
-        'scratch_of_other_session': '([], False)',
+        'scratch_of_other_session': f'([], {tmp_in_view})',
         'kill_other_session': 'ProcessLookupError: [Errno 3] No such process',
         'other_session_alive': "'alive'",
         'socketpair_dgram': 'PermissionError: [Errno 1] Operation not permitted',

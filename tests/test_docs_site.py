@@ -405,3 +405,28 @@ def test_code_is_never_clipped_and_pages_are_kept_as_screenshots(site, browser):
                                   ".filter(e => e.scrollWidth > e.clientWidth + 1).length")
         if hidden: clipped[page] = hidden
     assert not clipped, f'code blocks wider than the page (text hidden): {clipped}'
+
+
+def test_show_docs_come_in_definition_order(site):
+    """A page documents the names one exported cell defines in the order it defines them (nbdev inserts the
+    show_doc cells it adds in reverse: the dispatch page would list ToolCallError's subclasses before it)."""
+    for notebook, page in site['pages'].items():
+        if '/' in notebook or notebook == 'index.ipynb': continue
+        html = (site['dest']/page).with_suffix('.html').read_text(encoding='utf-8')
+        names = [name for name, _, _ in exported_names(site['cells'][notebook])]
+        positions = [html.find(f'id="{name.lower()}"') for name in names]
+        shown = [name for name, _ in sorted(zip(names, positions), key=lambda pair: pair[1])]
+        assert shown == names, f'{notebook}: show_doc order {shown} differs from the definition order {names}'
+
+
+_re_linked_private = re.compile(r'\[`(_[A-Za-z][\w.]*)(?:\(\))?`\]\(')
+
+
+def test_private_names_are_not_linked(site):
+    """Backticked private names stay plain code: they have no show_doc of their own, and nbdev's lookup sends
+    a name several modules define (`_jsonable`) to whichever module it met last."""
+    linked = {page: _re_linked_private.findall((site['markdown']/page).read_text(encoding='utf-8'))
+              for page in site['pages'].values()}
+    assert not any(linked.values()), {page: names for page, names in linked.items() if names}
+    schema_page = (site['markdown']/'schema.md').read_text(encoding='utf-8')
+    assert '`_jsonable`' in schema_page and '](dispatch.md#call_func)' in (site['markdown']/'mcp.md').read_text(encoding='utf-8')

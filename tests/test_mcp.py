@@ -180,6 +180,8 @@ def test_python_over_stdio_keeps_state_and_sends_figures():
 def test_python_sandbox_is_isolated_through_mcp(tmp_path):
     secret = tmp_path/'secret.txt'
     secret.write_text('top secret')
+    tmp_path.chmod(0o755)  # open to the sandbox's own uid, so only the sandbox's isolation keeps it out without --read
+    secret.chmod(0o644)
     async def check():
         async with Client(stdio('python')) as client:
             read = texts(await client.call_tool('python', {'code': f'open({str(secret)!r}).read()'}))

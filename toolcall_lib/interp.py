@@ -1232,6 +1232,18 @@ class _SharedPath:
         self.writable, self.identity, self.is_dir = writable, (info.st_dev, info.st_ino), stat.S_ISDIR(info.st_mode)
     def config(self) -> list: return [self.path, self.writable, *self.identity]
 
+def _check_shared_for_others(shared:list):
+    "When the host is root the code runs as an unrelated unprivileged uid: a shared path it cannot use is a clear error now, not a PermissionError inside."
+    for entry in shared:
+        mode = os.fstat(entry.fd).st_mode
+        need = (0o004 | (0o001 if entry.is_dir else 0)) | (0o002 if entry.writable else 0)
+        if mode & need != need:
+            kind, verb = ('write_paths', 'write') if entry.writable else ('read_paths', 'read')
+            bits = 'o+' + 'r' + ('w' if entry.writable else '') + ('x' if entry.is_dir else '')
+            raise PermissionError(f'{kind}: {entry.path!r} (mode {stat.S_IMODE(mode):o}) is not open to others, and the code runs as '
+                                  f'an unprivileged uid of its own because the host is root; make it {verb}able by others '
+                                  f'(chmod {bits}) or share a copy that is')
+
 def _close_shared(shared:list):
     import os
     for entry in shared:
@@ -1280,6 +1292,7 @@ class Sandbox:
             for path in paths: self._shared.append(_SharedPath(path, writable))
         self.read_paths = tuple(entry.path for entry in self._shared if not entry.writable)
         self.write_paths = tuple(entry.path for entry in self._shared if entry.writable)
+        if os.geteuid() == 0: _check_shared_for_others(self._shared)  # the code runs as an unrelated uid: only "other" bits apply
         self._lock, self._worker, self._closed = threading.RLock(), _Worker(), False
         self._finalizer = weakref.finalize(self, _Worker.stop, self._worker)
         self._start()
@@ -1526,7 +1539,7 @@ class Sandbox:
             directory, _ = self._directory_fd('.')
             return _regular_files(directory)
 
-# %% ../nbs/04_interp.ipynb 124
+# %% ../nbs/04_interp.ipynb 126
 _default_sandbox = None
 _default_lock = threading.Lock()
 
@@ -1544,7 +1557,7 @@ def python(
     "Run Python `code` in a persistent sandboxed session (no network; files only in the current directory) and return the output, the final expression's value, any error, and plots as images."
     return default_sandbox().run(code, timeout)
 
-# %% ../nbs/04_interp.ipynb 128
+# %% ../nbs/04_interp.ipynb 130
 def python_tool(
     session:Sandbox, # The session the tool runs code in
     name:str='python', # The tool name the model sees
@@ -1555,7 +1568,7 @@ def python_tool(
     run_in_session.__name__ = run_in_session.__qualname__ = name
     return run_in_session
 
-# %% ../nbs/04_interp.ipynb 131
+# %% ../nbs/04_interp.ipynb 133
 def sandbox_status() -> SandboxStatus:
     "Start a throw-away sandbox session and report which isolation layers this system gives it."
     with warnings.catch_warnings():

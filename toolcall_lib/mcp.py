@@ -17,7 +17,7 @@ __all__ = ['INSTALL_HINT', 'TRANSPORTS', 'MCPUnavailableError', 'call_result', '
            'SandboxPool', 'UnknownSessionError', 'python_server', 'MCPToolError', 'MCPContent', 'MCPTools',
            'MCPConnectionError', 'mcp_tools']
 
-# %% ../nbs/07_mcp.ipynb 6
+# %% ../nbs/07_mcp.ipynb 10
 INSTALL_HINT = 'pip install "toolcall_lib[mcp]"'
 
 class MCPUnavailableError(ImportError):
@@ -38,7 +38,7 @@ def _sdk() -> types.SimpleNamespace:
     return types.SimpleNamespace(mcp=mcp, types=mcp.types, MCPServer=MCPServer, Context=Context, Client=mcp.Client,
                                  StdioServerParameters=mcp.StdioServerParameters, MCPError=mcp.MCPError)
 
-# %% ../nbs/07_mcp.ipynb 9
+# %% ../nbs/07_mcp.ipynb 13
 _IMAGE_MAGIC = ((b'\x89PNG\r\n\x1a\n', 'image/png'), (b'\xff\xd8\xff', 'image/jpeg'), (b'GIF87a', 'image/gif'), (b'GIF89a', 'image/gif'))
 
 def _image_mime(data:bytes) -> str|None:
@@ -74,7 +74,7 @@ def _structured(value):
     if callable(getattr(value, 'to_text', None)) or type(value).__str__ is not object.__str__: return _MISSING  # text of its own
     return to_jsonable_python(value, fallback=repr)
 
-# %% ../nbs/07_mcp.ipynb 10
+# %% ../nbs/07_mcp.ipynb 14
 def call_result(
     value, # What a tool returned
     is_error:bool=False, # Report it as a failed call (`isError`)?
@@ -93,7 +93,7 @@ def call_result(
     return mcp_types.CallToolResult(content=[mcp_types.TextContent(text=json.dumps(data, ensure_ascii=False))],
                                     structured_content=data if isinstance(data, dict) else {'result': data}, is_error=is_error)
 
-# %% ../nbs/07_mcp.ipynb 17
+# %% ../nbs/07_mcp.ipynb 21
 _request = contextvars.ContextVar('toolcall_mcp_request', default=None)
 
 def current_request():
@@ -104,7 +104,7 @@ def _failure_text(name:str, error:Exception) -> str:
     "A failed call's message for the model, as `call_funcs_async` writes it."
     return str(error) if isinstance(error, ToolCallError) else f'Error in tool {name!r}: {type(error).__name__}: {error}'
 
-# %% ../nbs/07_mcp.ipynb 18
+# %% ../nbs/07_mcp.ipynb 22
 @functools.lru_cache(maxsize=1)
 def _server_class():
     "`MCPServer` with toolcall_lib tools served beside the SDK's own tool manager (a class made on first use: the SDK is optional)."
@@ -130,7 +130,7 @@ def _server_class():
             return call_result(value)
     return ToolcallServer
 
-# %% ../nbs/07_mcp.ipynb 19
+# %% ../nbs/07_mcp.ipynb 23
 def mcp_server(
     tools, # Functions, toolsets (instances or classes), or a dict of name -> callable: what `mk_ns` and `combine_tools` take
     name:str|None=None, # The server's name, shown by clients (default: 'toolcall')
@@ -143,7 +143,7 @@ def mcp_server(
     options.setdefault('log_level', 'WARNING')
     return _server_class()(namespace, timeout=timeout, name=name or 'toolcall', **options)
 
-# %% ../nbs/07_mcp.ipynb 33
+# %% ../nbs/07_mcp.ipynb 37
 TRANSPORTS = ('stdio', 'http')
 
 def serve(
@@ -161,7 +161,7 @@ def serve(
     if transport == 'stdio': server.run('stdio')
     else: server.run('streamable-http', host=host, port=port, streamable_http_path='/mcp')
 
-# %% ../nbs/07_mcp.ipynb 36
+# %% ../nbs/07_mcp.ipynb 40
 class SandboxPool:
     "Sandboxes by client key, started on first use; closed when idle too long, or least recently used first beyond `max_sessions`."
     def __init__(self,
@@ -211,7 +211,7 @@ class SandboxPool:
         with self.lock: sandboxes, self.sandboxes, self.last_used = list(self.sandboxes.values()), collections.OrderedDict(), {}
         for sandbox in sandboxes: sandbox.close()
 
-# %% ../nbs/07_mcp.ipynb 41
+# %% ../nbs/07_mcp.ipynb 45
 class UnknownSessionError(ToolCallError, LookupError):
     "A `session` handle that names no live sandbox."
 
@@ -236,7 +236,7 @@ def _session_key(pool:SandboxPool, handle:str|None, session_handles:bool) -> tup
     handle = secrets.token_urlsafe(16)
     return f'handle:{handle}', handle
 
-# %% ../nbs/07_mcp.ipynb 42
+# %% ../nbs/07_mcp.ipynb 46
 def python_server(
     name:str='python', # The server's name, shown by clients
     timeout:float=30, # Default seconds a cell may run
@@ -274,7 +274,7 @@ def python_server(
     server.sandbox_pool, server.session_handles = pool, session_handles
     return server
 
-# %% ../nbs/07_mcp.ipynb 44
+# %% ../nbs/07_mcp.ipynb 48
 def _with_session(reference, session_handles:bool, description:str, timeout:float|None=None):
     "`reference`'s signature with the server's default `timeout`, plus an optional `session` string parameter when `session_handles`."
     import inspect
@@ -287,7 +287,7 @@ def _with_session(reference, session_handles:bool, description:str, timeout:floa
     session = inspect.Parameter('session', inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None, annotation=Annotated[str|None, description])
     return signature.replace(parameters=[*signature.parameters.values(), session])
 
-# %% ../nbs/07_mcp.ipynb 55
+# %% ../nbs/07_mcp.ipynb 59
 class MCPToolError(ToolCallError):
     "An MCP server reported a failed tool call; the message is the server's."
 
@@ -327,7 +327,7 @@ def _result_value(name:str, result, output_schema=None):
     if structured is None: return text
     return structured['result'] if _wraps_result(name, structured, texts, output_schema) else structured
 
-# %% ../nbs/07_mcp.ipynb 56
+# %% ../nbs/07_mcp.ipynb 60
 class MCPTools(Mapping):
     "The tools of a connected MCP server: tool name -> async function, typed by the server's own definitions."
     def __init__(self,
@@ -366,7 +366,7 @@ class MCPTools(Mapping):
         "Call one of the server's tools as a model would, through `call_func_async`."
         return await call_func_async(name, arguments or {}, self)
 
-# %% ../nbs/07_mcp.ipynb 57
+# %% ../nbs/07_mcp.ipynb 61
 def _client_target(server):
     "What `mcp.Client` connects to for `server`: a URL, a stdio transport, or the server object itself."
     sdk = _sdk()

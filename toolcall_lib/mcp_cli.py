@@ -10,7 +10,7 @@ from collections.abc import Mapping
 # %% auto 0
 __all__ = ['MCP_HELP', 'MCP_DESCRIPTION', 'target_tools', 'run_mcp_command', 'add_mcp_arguments', 'add_mcp_commands']
 
-# %% ../nbs/07_mcp_cli.ipynb 6
+# %% ../nbs/07_mcp_cli.ipynb 10
 def _describable(func) -> bool:
     "Can `tool_schema` describe `func`?"
     from toolcall_lib.schema import tool_schema
@@ -31,7 +31,7 @@ def target_tools(
     if isinstance(found, (Toolset, Mapping, list, tuple)) or callable(found): return found
     raise CliError(f'{target} is a {type(found).__name__}, not a function, a list or dict of functions, or a toolset')
 
-# %% ../nbs/07_mcp_cli.ipynb 9
+# %% ../nbs/07_mcp_cli.ipynb 13
 def _host_port(text:str) -> tuple:
     "(host, port) from 'HOST:PORT' ('[::1]:8000' for IPv6)."
     from toolcall_lib.cli import CliError
@@ -69,7 +69,7 @@ def _python_command(args) -> int:
     finally: server.sandbox_pool.close()
     return 0
 
-# %% ../nbs/07_mcp_cli.ipynb 11
+# %% ../nbs/07_mcp_cli.ipynb 15
 def run_mcp_command(
     args, # The parsed `toolcall mcp ...` arguments
 ) -> int: # Exit status
@@ -81,7 +81,7 @@ def run_mcp_command(
     try: return _serve_command(args) if args.mcp_command == 'serve' else _python_command(args)
     except KeyboardInterrupt: return 130
 
-# %% ../nbs/07_mcp_cli.ipynb 12
+# %% ../nbs/07_mcp_cli.ipynb 16
 MCP_HELP = 'serve tools, or a sandboxed python interpreter, to MCP clients'
 MCP_DESCRIPTION = 'Serve tools, or a sandboxed Python interpreter, to MCP clients (Claude, VS Code, Cursor, ...).'
 

@@ -130,19 +130,63 @@ def _make_executor(notebook_path: Path, skip_flags: set):
     return execute_cells
 
 
+def _is_private(symbol: str) -> bool:
+    "Is a dotted name private: does any part start with one underscore (`_jsonable`, `Chat._step`; not `__call__`)?"
+    return any(part.startswith('_') and not part.startswith('__') for part in symbol.split('.'))
+
+
+def _show_docs_in_order():
+    """nbdev's `add_show_docs`, but the `show_doc` cells of one exported cell come in definition order
+    (nbdev inserts each right after the cell, which puts the last definition first)."""
+    from execnb.nbio import mk_cell
+    from nbdev.processors import _def_names, _get_nm, _show_docs, _want_doc, add_show_docs, cell_lang
+    from nbdev.process import NbCell
+
+    class add_show_docs_in_order(add_show_docs):
+        def begin(self):
+            cells = self.nb.cells
+            exports = [cell for cell in cells if _want_doc(cell)]
+            shown_docs = {_get_nm(tree) for tree in _show_docs([t for cell in cells for t in (NbCell.parsed_(cell) or [])])}
+            for cell in reversed(exports):
+                if cell_lang(cell) != 'python': raise ValueError(f"{cell.metadata.language} can't export:\n{cell.source}")
+                for name in reversed(_def_names(cell, shown_docs)):  # each goes right after the cell: last one first
+                    new_cell = mk_cell(f'show_doc({name})')
+                    new_cell.has_sd = True
+                    cells.insert(cell.idx_ + 1, new_cell)
+            self.nb.has_docs_ = shown_docs or exports
+    return add_show_docs_in_order
+
+
+def _add_public_links():
+    """nbdev's `add_links`, except that private names stay plain code: they have no `show_doc` of their own,
+    and nbdev's lookup sends a name defined in several modules (`_jsonable`) to whichever it met last."""
+    from nbdev.doclinks import NbdevLookup
+
+    class PublicLookup(NbdevLookup):
+        def doc(self, sym): return None if _is_private(sym) else super().doc(sym)
+
+    def add_public_links(cell):
+        lookup = PublicLookup()
+        if cell.cell_type == 'markdown': cell.source = lookup.linkify(cell.source)
+        for output in cell.get('outputs', []):
+            if hasattr(output, 'data') and hasattr(output['data'], 'text/markdown'):
+                output.data['text/markdown'] = [lookup.link_line(line) for line in output.data['text/markdown']]
+    return add_public_links
+
+
 def process_notebook(notebook_path: Path, skip_flags: set):
     "Read, execute and process a notebook with nbdev's processors; returns the processed notebook."
     from execnb.nbio import read_nb
     from nbdev.frontmatter import FrontmatterProc
     from nbdev.process import NBProcessor
-    from nbdev.processors import (add_links, add_show_docs, clean_magics, clean_show_doc, filter_stream_,
-                                  hide_, hide_line, mv_exports, populate_language, rm_export, rm_header_dash,
-                                  strip_ansi, strip_hidden_metadata)
-    # nbdev_docs' processor list, with two changes: every cell is executed (not only those show_doc needs),
-    # before hide_line/rm_export touch the code; the quarto-only ones (warning comment, code-fold) are left out.
-    procs = [FrontmatterProc, populate_language, add_show_docs, _make_executor(notebook_path, skip_flags),
+    from nbdev.processors import (clean_magics, clean_show_doc, filter_stream_, hide_, hide_line, mv_exports,
+                                  populate_language, rm_export, rm_header_dash, strip_ansi, strip_hidden_metadata)
+    # nbdev_docs' processor list, with these changes: every cell is executed (not only those show_doc needs),
+    # before hide_line/rm_export touch the code; the quarto-only ones (warning comment, code-fold) are left out;
+    # show_doc cells come in definition order, and private names are not linked.
+    procs = [FrontmatterProc, populate_language, _show_docs_in_order(), _make_executor(notebook_path, skip_flags),
              strip_ansi, hide_line, filter_stream_, rm_header_dash, clean_show_doc, rm_export, clean_magics,
-             hide_, add_links, mv_exports, strip_hidden_metadata]
+             hide_, _add_public_links(), mv_exports, strip_hidden_metadata]
     processor = NBProcessor(nb=read_nb(notebook_path), procs=procs)
     processor.process()
     return processor.nb
