@@ -82,6 +82,7 @@ def run_attacks(interp, workdir:str) -> dict:
         outcomes['fallocate_10g'] = last_line(box.run('import os; fd = os.open("big", os.O_CREAT | os.O_WRONLY); os.posix_fallocate(fd, 0, 10 << 30)'))
         outcomes['many_files'] = last_line(box.run('import os\nfor i in range(5000): open(f"f{i}", "w").close()'))
         outcomes['disk_size'] = last_line(box.run('st = os.statvfs("/scratch"); st.f_blocks * st.f_frsize >> 20'))
+    outcomes['disk_mb_0'] = attempt(lambda: interp.Sandbox(disk_mb=0))  # a tmpfs of size=0 would have no limit at all
     # 5. a deep directory tree, then an exit: the restart and close never walk it on the host
     with interp.Sandbox(require_isolation=True) as box:
         result = box.run('import os\nfor _ in range(3000): os.mkdir("d"); os.chdir("d")\nos._exit(0)')
@@ -125,6 +126,8 @@ def run_attacks(interp, workdir:str) -> dict:
         outcomes['inotify_tmp'] = last_line(box.run(
             'import ctypes; libc = ctypes.CDLL(None, use_errno=True); fd = libc.inotify_init1(0)\n'
             'libc.inotify_add_watch(fd, b"/tmp", 0xfff), ctypes.get_errno()'))
+        outcomes['inotify_stdlib'] = last_line(box.run('libc.inotify_add_watch(fd, os.path.dirname(os.__file__).encode(), 0x21), ctypes.get_errno()'))
+        outcomes['fanotify'] = last_line(box.run('libc.fanotify_init(0x200, 0), ctypes.get_errno()'))  # FAN_REPORT_FID: the unprivileged kind
         outcomes['processes'] = last_line(box.run('sorted(p for p in os.listdir("/proc") if p.isdigit())'))
         outcomes['hostname'] = last_line(box.run('os.uname().nodename'))
         outcomes['etc'] = last_line(box.run('sorted(os.listdir("/etc"))'))
@@ -180,6 +183,66 @@ def run_attacks(interp, workdir:str) -> dict:
         outcomes['write_through_symlink'] = attempt(lambda: box.write_file('plot.csv', b'x'))
         outcomes['write_then_read_in_sandbox'] = attempt(lambda: box.write_file('given.txt', b'from host')) + ' | ' + \
             last_line(box.run('open("given.txt").read(), open("given.txt", "a").write("!")'))
+    # 13. red team: the worker's own guards rewritten by the code; what the host reads back as root; kernel interfaces
+    with interp.Sandbox(require_isolation=True, timeout=10) as box:
+        patch = ('import json, os, struct, sys, threading, time\nworker = sys.modules["toolcall_sandbox_worker"]\n'
+                 'worker._leftover_threads = lambda wait=0.2: 0; worker._end_child_processes = lambda: None\n'
+                 'frame = sys._getframe()\nwhile frame.f_code.co_name != "_serve": frame = frame.f_back\n'
+                 'reply_fd, request_id = frame.f_locals["reply_fd"], frame.f_locals["request"]["id"]\n'
+                 'def forge():\n    time.sleep(0.5)\n    payload = json.dumps({"id": request_id + 1, "value": "\'forged\'"}).encode()\n'
+                 '    os.write(reply_fd, struct.pack(">I", len(payload)) + payload)\n'
+                 'threading.Thread(target=forge, daemon=True).start(); "patched"')
+        result = box.run(patch)
+        outcomes['guard_switched_off'] = f'{last_line(result)} | {result.notes}'
+        result = box.run('import time; time.sleep(1)\nraise SystemExit(3)')
+        outcomes['cell_after_guard_switched_off'] = f'ok={result.ok} {last_line(result)} state_lost={result.state_lost}'
+        result = box.run('import os, sys\nsys.modules["toolcall_sandbox_worker"]._end_child_processes = lambda: None\n'
+                         'if os.fork() == 0:\n    import time; time.sleep(60)\n"forked"')
+        outcomes['process_left_by_patched_worker'] = f'{last_line(result)} | state_lost={result.state_lost}'
+        result = box.run('import os, struct, sys\nframe = sys._getframe()\nwhile frame.f_code.co_name != "_serve": frame = frame.f_back\n'
+                         'payload = b\'{"id":"\' + b"x" * 10_000_000 + b\'"}\'\nos.write(frame.f_locals["reply_fd"], struct.pack(">I", len(payload)) + payload)\n'
+                         'import time; time.sleep(3)')
+        outcomes['forged_id_of_10_mb'] = f'{len(result.error) < 300} {result.error[:100]}'
+        outcomes['worker_fds'] = last_line(box.run(
+            'import os; [os.readlink(f"/proc/self/fd/{fd}").split(":")[0] for fd in sorted(map(int, os.listdir("/proc/self/fd"))) if os.path.lexists(f"/proc/self/fd/{fd}")]'))
+        outcomes['refused_syscalls'] = last_line(box.run(
+            'import ctypes; libc = ctypes.CDLL(None, use_errno=True)\nrefused = {}\n'
+            'for name, number in [("bpf", 321), ("perf_event_open", 298), ("userfaultfd", 323), ("io_uring_setup", 425), ("keyctl", 250),\n'
+            '                     ("add_key", 248), ("open_by_handle_at", 304), ("kexec_load", 246), ("init_module", 175), ("umount2", 166),\n'
+            '                     ("pivot_root", 155), ("setns", 308), ("open_tree", 428), ("fsopen", 430), ("mount_setattr", 442), ("ptrace", 101)]:\n'
+            '    refused[name] = (libc.syscall(number, 0, 0, 0, 0, 0, 0), ctypes.get_errno())\n'
+            'sorted({outcome for outcome in refused.values()})'))
+        outcomes['remount_usr_writable'] = last_line(box.run('libc.mount(None, b"/usr", None, 32 | 4096, None), ctypes.get_errno()'))
+        outcomes['umount_usr'] = last_line(box.run('libc.umount2(b"/usr", 2), ctypes.get_errno()'))
+        outcomes['kernel_log'] = last_line(box.run('buffer = ctypes.create_string_buffer(4096); libc.klogctl(3, buffer, 4096), ctypes.get_errno()'))
+        outcomes['tiocsti_on_fd0'] = last_line(box.run('import fcntl, termios; fcntl.ioctl(0, termios.TIOCSTI, b"x")'))
+        outcomes['dev_tty'] = last_line(box.run('open("/dev/tty")'))
+        abstract_name = f'\0toolcall-redteam-{os.getpid()}'  # a connected pair may take a name: in the session's own network namespace
+        outcomes['abstract_unix_socket'] = last_line(box.run(f'import socket; a, b = socket.socketpair(); a.bind({abstract_name!r}); "bound"'))
+        def connect_from_host():
+            with socket.socket(socket.AF_UNIX) as client: client.connect(abstract_name)
+        outcomes['host_reaches_abstract_socket'] = attempt(connect_from_host)
+        outcomes['unix_sockets_in_view'] = last_line(box.run('open("/proc/net/unix").read().count("\\n")'))
+        outcomes['proc_sys_write'] = last_line(box.run('open("/proc/sys/kernel/hostname", "w").write("x")'))
+        box.run('import fcntl, os\nwrite_lease = os.open("leased", os.O_CREAT | os.O_WRONLY); fcntl.fcntl(write_lease, fcntl.F_SETLEASE, fcntl.F_WRLCK)\n'
+                'read_lease = os.open("read-leased", os.O_CREAT | os.O_RDONLY); fcntl.fcntl(read_lease, fcntl.F_SETLEASE, fcntl.F_RDLCK)')
+        started = time.monotonic()  # a lease makes a blocking open() wait 45 s (lease-break-time) for the holder: the host never waits
+        outcomes['read_write_leased'] = attempt(lambda: box.read_file('leased'))
+        outcomes['write_read_leased'] = attempt(lambda: box.write_file('read-leased', b'x'))
+        outcomes['leases_cost_no_time'] = str(time.monotonic() - started < 1)
+    with interp.Sandbox(require_isolation=True, disk_mb=64, max_files=1000) as box:  # inodes are the quota on what costs no bytes
+        outcomes['hard_links'] = last_line(box.run('import os\nopen("base", "w").close()\nfor i in range(5000): os.link("base", f"l{i}")'))
+    with interp.Sandbox(require_isolation=True, disk_mb=64, max_files=1000) as box:
+        outcomes['xattrs'] = last_line(box.run(
+            'import os\nstored = 0\ntry:\n    for number in range(100):\n        open(f"x{number}", "w").close()\n'
+            '        for key in range(100_000): os.setxattr(f"x{number}", f"user.k{key}", b"x" * 4000); stored += 4000\n'
+            'except OSError as caught: error = caught\nf"{stored <= 1000 * 1024} {error.errno}"'))
+    private = os.path.join(shared, 'private.txt')
+    with open(private, 'w') as file: file.write('host only')
+    os.chmod(private, 0o600)
+    with interp.Sandbox(require_isolation=True, write_paths=[shared]) as box:
+        outcomes['rename_private_file'] = last_line(box.run(f'import os; os.rename({private!r}, {shared + "/result.csv"!r}); "renamed"'))
+        outcomes['read_renamed_private_file'] = attempt(lambda: box.read_file(shared + '/result.csv'))  # no more than the code may read
     # 12. fd 0 is open; a session config larger than a socket message starts, and other sessions live on
     with interp.Sandbox(require_isolation=True) as first:
         pid = first._worker.pid
@@ -219,6 +282,7 @@ def expected_outcomes(workdir:str, root:bool, paths:str) -> dict:
         'fallocate_10g': 'OSError: [Errno 28] No space left on device',
         'many_files': "OSError: [Errno 28] No space left on device: 'f998'",  # 1000 inodes: the directory is one
         'disk_size': '64',
+        'disk_mb_0': 'ValueError: disk_mb must be a positive int, not 0',
         'deep_tree_exit': 'state_lost=True notes=1',
         'after_deep_tree': '2',
         'close_after_deep_tree': 'closed',
@@ -236,7 +300,9 @@ def expected_outcomes(workdir:str, root:bool, paths:str) -> dict:
         'host_socket_got_nothing': 'TimeoutError: timed out',
         'stat_home': "FileNotFoundError: [Errno 2] No such file or directory: '/home'",
         'stat_host_file': f"FileNotFoundError: [Errno 2] No such file or directory: {host_file!r}",
-        'inotify_tmp': '(1, 0)' if tmp_in_view else '(-1, 2)',  # in view: a watch on the empty stub, which no host event reaches
+        'inotify_tmp': '(-1, 1)',  # seccomp refuses every watch (the files in view are the host's: see 'inotify_stdlib')
+        'inotify_stdlib': '(-1, 1)',  # it reported the host's imports as they happened
+        'fanotify': '(-1, 1)',
         'processes': "['1']",
         'hostname': "'sandbox'",
         'etc': "['alternatives', 'group', 'hostname', 'hosts', 'ld.so.cache', 'localtime', 'nsswitch.conf', 'passwd']",
@@ -262,6 +328,30 @@ def expected_outcomes(workdir:str, root:bool, paths:str) -> dict:
         'files': "ok: ['big', 'ok.txt']",
         'write_through_symlink': "OSError: [Errno 40] Too many levels of symbolic links: 'plot.csv'",
         'write_then_read_in_sandbox': "ok: None | ('from host', 1)",
+        'guard_switched_off': "SandboxError: the cell left 1 thread(s) and 0 process(es) running after it returned (it switched off the worker's "
+                              "own check), so its reply cannot be trusted | ('the session was restarted (work left running): all variables, imports and files were lost',)",
+        'cell_after_guard_switched_off': 'ok=False SystemExit: 3 state_lost=False',
+        'process_left_by_patched_worker': "SandboxError: the cell left 0 thread(s) and 1 process(es) running after it returned (it switched off the "
+                                          "worker's own check), so its reply cannot be trusted | state_lost=True",
+        'forged_id_of_10_mb': "True SandboxError: the sandbox sent a reply nobody asked for (a frame with id 'xxxxxxxxxxxxxxxxxxxxxxxxxx",
+        'worker_fds': "['/dev/null', '/dev/null', '/dev/null', 'pipe', 'pipe']",
+        'refused_syscalls': '[(-1, 1)]',
+        'remount_usr_writable': '(-1, 1)',
+        'umount_usr': '(-1, 1)',
+        'kernel_log': '(-1, 1)',
+        'tiocsti_on_fd0': 'OSError: [Errno 25] Inappropriate ioctl for device',
+        'dev_tty': "FileNotFoundError: [Errno 2] No such file or directory: '/dev/tty'",
+        'abstract_unix_socket': "'bound'",
+        'host_reaches_abstract_socket': 'ConnectionRefusedError: [Errno 111] Connection refused',
+        'unix_sockets_in_view': '3',
+        'proc_sys_write': "PermissionError: [Errno 13] Permission denied: '/proc/sys/kernel/hostname'",
+        'read_write_leased': "BlockingIOError: [Errno 11] Resource temporarily unavailable: 'leased'",
+        'write_read_leased': "BlockingIOError: [Errno 11] Resource temporarily unavailable: 'read-leased'",
+        'leases_cost_no_time': 'True',
+        'hard_links': "OSError: [Errno 28] No space left on device: 'base' -> 'l998'",  # each link counts as an inode
+        'xattrs': "'True 28'",  # extended attributes take from the same inode budget
+        'rename_private_file': "'renamed'",
+        'read_renamed_private_file': "PermissionError: [Errno 13] Permission denied: 'result.csv'" if root else "ok: b'host only'",  # as nobody: the code's own file
         'fd0': "('/dev/null', '/dev/null')",
         'big_config': '300000',
         'first_survives': '2 same_pid=True',

@@ -420,10 +420,10 @@ def _apply_landlock(read_paths:list, # Paths the sandbox may read and execute
 _SECCOMP_ARCHES = {  # machine: (AUDIT_ARCH value, socket, socketpair, denied syscalls, shared-memory syscalls)
     'x86_64': (0xc000003e, 41, 53, (101, 310, 311, 246, 320, 321, 298, 323, 250, 248, 249, 425, 426, 427,
                                     165, 166, 155, 272, 308, 175, 313, 176, 169, 167, 168, 163, 304,
-                                    428, 429, 430, 431, 432, 442), (319, 447, 29)),
+                                    428, 429, 430, 431, 432, 442, 254, 300, 301), (319, 447, 29)),
     'aarch64': (0xc00000b7, 198, 199, (117, 270, 271, 104, 294, 280, 241, 282, 219, 217, 218, 425, 426, 427,
                                        40, 39, 41, 97, 268, 105, 273, 106, 142, 224, 225, 89, 265,
-                                       428, 429, 430, 431, 432, 442), (279, 447, 194)),
+                                       428, 429, 430, 431, 432, 442, 27, 262, 263), (279, 447, 194)),
 }
 _BPF_LD_W_ABS, _BPF_ALU_AND_K, _BPF_JEQ_K, _BPF_JGE_K, _BPF_RET_K = 0x20, 0x54, 0x15, 0x35, 0x06
 _SECCOMP_RET_ALLOW, _SECCOMP_RET_EPERM = 0x7fff0000, 0x00050000 | 1  # SECCOMP_RET_ERRNO | EPERM
@@ -1044,7 +1044,8 @@ class _Worker:
     def reply(self, request_id:int, deadline:float) -> dict:
         "The reply to request `request_id`; any other frame is one nobody asked for."
         message = self.reader.read(deadline)
-        if message.get('id') != request_id: raise _UnrequestedFrame(f"a frame with id {message.get('id')!r} while waiting for {request_id}")
+        if message.get('id') != request_id:  # the id is the worker's text: only its start goes into the error a model reads
+            raise _UnrequestedFrame(f"a frame with id {repr(message.get('id'))[:40]} while waiting for {request_id}")
         return message
 
     def has_unrequested_data(self) -> bool:
@@ -1053,6 +1054,18 @@ class _Worker:
         poller = select.poll()
         poller.register(self.reader.fd, select.POLLIN)
         return any(events & select.POLLIN for _, events in poller.poll(0))
+
+    def leftover_tasks(self) -> tuple:
+        "(threads besides the worker's main one, child processes of the worker), read from the host's /proc; (0, 0) where it cannot tell."
+        if not self.pid or self.pidfd is None: return (0, 0)
+        try: threads = len(os.listdir(f'/proc/{self.pid}/task')) - 1
+        except OSError: return (0, 0)  # gone: the next request finds out
+        try:
+            with open(f'/proc/{self.pid}/task/{self.pid}/children') as file: processes = len(file.read().split())
+        except OSError: processes = 0  # a kernel without CONFIG_PROC_CHILDREN: threads only (the worker's own check still kills processes)
+        poller = select.poll()
+        poller.register(self.pidfd, select.POLLIN)
+        return (0, 0) if poller.poll(0) else (threads, processes)  # exited meanwhile: the pid may name another process
 
     def reached_memory_limit(self) -> bool:
         "True if this session's memory cgroup ever reached its limit or killed for it (v1 and v2 counters)."
@@ -1127,10 +1140,10 @@ def _layer_table(report:dict, limits:dict) -> tuple:
         Layer('landlock_fs', bool(report.get('landlock_fs')), f"Landlock ABI {report.get('landlock_abi', 0)}: writes only in {_SCRATCH}, write_paths and /dev/null"),
         Layer('landlock_net', bool(report.get('landlock_net')), 'Landlock denies TCP bind and connect'),
         Layer('landlock_scope', bool(report.get('landlock_scope')), 'Landlock: no signals or abstract unix sockets outside the sandbox'),
-        Layer('seccomp', bool(report.get('seccomp')), 'seccomp: sockets only IPv4/IPv6/netlink, socketpair only connected streams; no ptrace, mounts, namespaces, bpf, io_uring'),
+        Layer('seccomp', bool(report.get('seccomp')), 'seccomp: sockets only IPv4/IPv6/netlink, socketpair only connected streams; no ptrace, mounts, namespaces, bpf, io_uring, inotify'),
         Layer('memory', bool(memory), memory_detail),
         Layer('disk', bool(report.get('filesystem')), f"{_SCRATCH} is a {limits['disk_mb']} MiB tmpfs of at most {limits['max_files']} files, gone with the session"),
-        Layer('cpu', 'RLIMIT_CPU' in rlimits, f"{limits['cpu_seconds']} s CPU per worker lifetime"),
+        Layer('cpu', 'RLIMIT_CPU' in rlimits, f"{limits['cpu_seconds']} s CPU per process lifetime (each process a cell starts has its own; no session-wide CPU share)"),
         Layer('processes', bool(processes), f"at most {limits['max_processes']} processes/threads ({how})"),
         Layer('files', {'RLIMIT_FSIZE', 'RLIMIT_NOFILE'} <= rlimits, f"files up to {limits['max_file_mb']} MiB, {limits['max_open_files']} open files"),
         Layer('no_new_privs', bool(report.get('no_new_privs')), 'no_new_privs set; capabilities dropped' if report.get('capabilities_dropped') else 'no_new_privs set'),
@@ -1274,6 +1287,8 @@ class Sandbox:
         self.max_timeout, self.keep_background = max_timeout, keep_background
         self.limits = dict(memory_mb=memory_mb, cpu_seconds=cpu_seconds, max_processes=max_processes,
                            max_file_mb=max_file_mb, max_open_files=max_open_files, disk_mb=disk_mb, max_files=max_files)
+        for name, value in self.limits.items():  # a tmpfs of size=0 or nr_inodes=0 has *no* limit: 0 must not mean "unlimited"
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1: raise ValueError(f'{name} must be a positive int, not {value!r}')
         self.env = dict(env or {})
         if not all(isinstance(name, str) and isinstance(value, str) for name, value in self.env.items()):
             raise TypeError('env must map variable names (str) to values (str)')
@@ -1450,6 +1465,12 @@ class Sandbox:
                     except _FrameTimeout:
                         return self._lost(f'TimeoutError: the code ran past the {timeout} s limit and did not stop when '
                                           'interrupted, so the sandbox was killed', started, timed_out=True)
+                if not self.keep_background and reply.get('restart') is None:
+                    threads, processes = worker.leftover_tasks()
+                    if threads or processes:  # the worker said nothing was left: the code rewrote its check
+                        return self._lost(f'SandboxError: the cell left {threads} thread(s) and {processes} process(es) running after it '
+                                          'returned (it switched off the worker\'s own check), so its reply cannot be trusted', started,
+                                          why='the session was restarted (work left running): all variables, imports and files were lost')
                 return self._result(reply, timed_out, timeout, started)
             except (EOFError, BrokenPipeError):
                 if worker.reached_memory_limit():
@@ -1506,7 +1527,7 @@ class Sandbox:
         with self._lock:
             if self._closed: raise SandboxClosedError('this sandbox is closed; create a new Sandbox')
             directory, relative = self._directory_fd(name)
-            return _read_regular_file(directory, relative, limit)
+            with _FileSystemIds(*self._ids()): return _read_regular_file(directory, relative, limit)  # never more than the code itself may read
 
     def write_file(self,
                    name:str, # A path relative to scratch (its directory must exist)
