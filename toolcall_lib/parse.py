@@ -4,7 +4,7 @@
 
 # %% ../nbs/03_parse.ipynb 2
 from __future__ import annotations
-import ast, dataclasses, itertools, json, re
+import ast, dataclasses, html, itertools, json, re
 from dataclasses import dataclass
 from typing import Any
 import json_repair
@@ -576,6 +576,7 @@ def _parameters(body:str, prefix:str='', budget:_Budget|None=None):
                 key = attributes.get('name', '').strip()
             if not key: continue
             value = _element_value(content)
+            if kind == 'param' and _CDATA_OPEN not in content: value = html.unescape(value)   # MiniCPM 5 escapes `<`, `&`
             if attributes.get('string') == 'false' and (decoded := _loads(value, budget or _Budget())) is not _FAILED:
                 _add_argument(arguments, key, decoded, repeated); continue
             _add_argument(arguments, key, value, repeated)
@@ -1338,7 +1339,7 @@ _register('apertus_think_end', ('<|inner_suffix|>',), _hidden)
 _register('end_tokens', ('<|eot_id|>', '<|eom_id|>', '<|im_end|>', '<|end|>', '<|return|>', '<|call|>', '<|endoftext|>',
                          '<|end_of_text|>', '<|action_end|>', '<|tool_call_end|>', '<|message|>', '<|constrain|>',
                          '<｜end▁of▁sentence｜>', '<|tool_calls_section_end|>', '<｜tool▁calls▁end｜>', '<|tool▁calls▁end|>',
-                         '<｜tool▁call▁end｜>', '</think>'), _hidden)
+                         '<｜tool▁call▁end｜>', '</think>', '<|eot|>', '<|eom|>'), _hidden)
 
 # %% ../nbs/03_parse.ipynb 76
 _NESTED_NAME_TAGS = ('name', 'tool_name', 'function', 'tool')
@@ -1434,6 +1435,7 @@ _register('seed_oss', _tag_markers('seed:tool_call'), _tag_opener(_seed_oss_read
 
 # %% ../nbs/03_parse.ipynb 82
 def _tool_calls_reader(body, scanner, attributes, opening):
+    if ('<arg_key' in body or '<tool_sep>' in body) and '<tool_call' in body: return 'hunyuan', _hunyuan_calls(body)   # Hunyuan's preview tokenizer: no tag suffix
     found_format, calls = _markup_body_calls(body, attributes, scanner.budget)
     return ('jamba' if found_format == 'hermes' else found_format), calls
 
@@ -1649,17 +1651,28 @@ _register('mistral', ('[TOOL_CALLS]',), _open_mistral)
 
 # %% ../nbs/03_parse.ipynb 112
 _ANALYSIS = (('<|end|>',), 'reasoning')
+_RECIPIENT_END = re.compile(r'[\s<]')
 
 def _harmony_reader(name:str):
-    def reader(body:str, scanner) -> tuple: return 'harmony', [_RawCall(name, body.strip(), json_slot=True)] if _valid_name(name) else []
+    def reader(body:str, scanner) -> tuple:
+        if not name.startswith('functions.') and body.lstrip().startswith('<atem:function_calls'):   # Muse Glimmer's ATEM channel
+            return 'muse_glimmer', _invoke_calls(body, 'atem:', scanner.budget)
+        call_name = name[len('functions.'):] if name.startswith('functions.') else name
+        return 'harmony', [_RawCall(call_name, body.strip(), json_slot=True)] if _valid_name(call_name) else []
     return reader
 
 def _open_harmony(scanner, text, position, marker, final):
     after = position + len(marker)
+    if marker == 'to=':   # ` to=NAME` where the prompt wrote `<|start|>assistant`: a recipient and then a special token, or prose
+        found = _RECIPIENT_END.search(text, after, after + 257)
+        if found is None: return None if not final and len(text) - after < 257 else False
+        end = found.start()
+        if end == after or not (text.startswith('<|', end) or (not final and text[end:] == '<')): return False
+        if not text.startswith('<|', end): return None
     message = scanner.find(text, '<|message|>', after)
     if message == -1 or message - position > 512:
         if message == -1 and not final and len(text) - position < 512 + len('<|message|>'): return None
-        return False if marker == 'to=functions.' else (after, 'hidden', None)
+        return False if marker == 'to=' else (after, 'hidden', None)
     header = text[position:message]
     body_start = message + len('<|message|>')
     recipient = ''
@@ -1668,16 +1681,16 @@ def _open_harmony(scanner, text, position, marker, final):
     channel_at = header.find('<|channel|>')
     channel = ''
     if channel_at != -1 and header[channel_at + 11:].strip(): channel = header[channel_at + 11:].split(None, 1)[0].split('<', 1)[0]
-    if recipient:
-        name = recipient[len('functions.'):] if recipient.startswith('functions.') else recipient
-        scanner.pending = _Block(position, body_start, ('<|call|>', '<|end|>', '<|return|>'), ('<|start|>', '<|channel|>'),
-                                 _harmony_reader(name), name=name)
+    if recipient and recipient != 'user':   # ` to=user` addresses the person: a channel of prose
+        scanner.pending = _Block(position, body_start, ('<|call|>', '<|end|>', '<|return|>', '<|eot|>', '<|eom|>'),
+                                 ('<|start|>', '<|channel|>'), _harmony_reader(recipient),
+                                 name=recipient[len('functions.'):] if recipient.startswith('functions.') else None)   # a stream may show a Harmony call's JSON early
         return scanner._finish_block(text, final)
-    if marker == 'to=functions.': return False
+    if marker == 'to=' and recipient != 'user': return False
     if channel == 'analysis': scanner.mode = _ANALYSIS
     return body_start, 'hidden', None
 
-_register('harmony', ('<|channel|>', '<|start|>', 'to=functions.'), _open_harmony)
+_register('harmony', ('<|channel|>', '<|start|>', 'to='), _open_harmony)
 
 # %% ../nbs/03_parse.ipynb 115
 def _open_text_kv(scanner, text, position, marker, final):
@@ -1717,7 +1730,8 @@ _register('apertus_end', ('<|tools_suffix|>',), _hidden)
 # %% ../nbs/03_parse.ipynb 121
 def _bare_function_reader(body, scanner):
     calls = _function_calls(body, scanner.budget)
-    return ('qwen3_coder' if calls and all(call.text_keys for call in calls) else 'functionary'), calls
+    if not (calls and all(call.text_keys for call in calls)): return 'functionary', calls
+    return ('minicpm5' if '<param ' in body else 'qwen3_coder'), calls
 
 def _open_function(scanner, text, position, marker, final):
     end = text.find('>', position, position + 1024)
@@ -1762,3 +1776,237 @@ def _open_command_r(scanner, text, position, marker, final):
     return scanner._finish_block(text, final)
 
 _register('command_r', ('Action:',), _open_command_r)
+
+# %% ../nbs/03_parse.ipynb 130
+_DSML_SPACED = '｜DSML｜ '
+
+def _dsml_spaced_reader(body, scanner, attributes, opening): return 'dsml', _invoke_calls(body, _DSML_SPACED, scanner.budget)
+
+_register('dsml_spaced', tuple(marker for wrapper in ('calls', 'tool_calls', 'function_calls') for marker in _tag_markers(_DSML_SPACED + wrapper)),
+          _tag_opener(_dsml_spaced_reader))
+
+# %% ../nbs/03_parse.ipynb 133
+_GCML_PREFIXES = ('｜GCML｜', '|GCML|')
+
+def _gcml_reader(body, scanner, attributes, opening):
+    return 'gcml', _invoke_calls(body, opening[1:opening.index('GCML') + 5], scanner.budget)
+
+_register('gcml', tuple(marker for prefix in _GCML_PREFIXES for wrapper in ('tool_calls', 'function_calls')
+                        for marker in _tag_markers(prefix + wrapper)), _tag_opener(_gcml_reader))
+
+# %% ../nbs/03_parse.ipynb 136
+_HUNYUAN_SUFFIX = ':opensource'
+
+def _pair_call(body:str, key_tag:str='arg_key', value_tag:str='arg_value', separator:str='', span=None):
+    "The call `NAME` + `<key_tag>k</key_tag><value_tag>v</value_tag>` pairs in `body`; None when no name leads it."
+    name_end = body.find('<')
+    name = (body if name_end == -1 else body[:name_end]).strip()
+    if not _valid_name(name, spaces=False): return None
+    rest = '' if name_end == -1 else body[name_end:]
+    if separator and rest.startswith(separator): rest = rest[len(separator):]
+    finder = _Finder(rest)
+    keys = [key.strip() for _, key in _elements(rest, f'<{key_tag}', f'</{key_tag}>', finder)]
+    values = [_element_value(value) for _, value in _elements(rest, f'<{value_tag}', f'</{value_tag}>', finder)]
+    if len(keys) != len(values) or not all(keys) or (not keys and rest.strip()):
+        return _RawCall(name, None, span=span, reason=f'the arguments of {name!r} are not <{key_tag}>/<{value_tag}> pairs')
+    arguments, repeated = {}, set()
+    for key, value in zip(keys, values): _add_argument(arguments, key, value, repeated)
+    return _RawCall(name, arguments, text_keys=frozenset(arguments), span=span)
+
+def _hunyuan_calls(body:str, suffix:str='') -> list:
+    "The calls of a Hunyuan `<tool_calls>` body (tags spelled with `suffix`), each with its own span."
+    calls, spans = [], []
+    for _, content in _elements(body, f'<tool_call{suffix}', f'</tool_call{suffix}>', _Finder(body), spans):
+        call = _pair_call(content, f'arg_key{suffix}', f'arg_value{suffix}', f'<tool_sep{suffix}>', spans[-1])
+        if call is not None: calls.append(call)
+    return calls
+
+def _hunyuan_reader(body, scanner, attributes, opening):
+    if opening.startswith('<tool_calls'): return 'hunyuan', _hunyuan_calls(body, _HUNYUAN_SUFFIX)
+    call = _pair_call(body, f'arg_key{_HUNYUAN_SUFFIX}', f'arg_value{_HUNYUAN_SUFFIX}', f'<tool_sep{_HUNYUAN_SUFFIX}>')
+    return 'hunyuan', [call] if call is not None else []
+
+_register('hunyuan', (f'<tool_calls{_HUNYUAN_SUFFIX}>', f'<tool_call{_HUNYUAN_SUFFIX}>'), _tag_opener(_hunyuan_reader))
+
+# %% ../nbs/03_parse.ipynb 139
+def _iquest_reader(body, scanner, attributes, opening):
+    call = _pair_call(body)
+    return 'iquest', [call] if call is not None else []
+
+_register('iquest', _tag_markers('iquest_tool_call'), _tag_opener(_iquest_reader))
+
+# %% ../nbs/03_parse.ipynb 142
+def _k2_horizon_body(body:str, budget:_Budget, span=None) -> list:
+    stripped = body.strip()
+    if stripped[:1] in ('{', '['):   # the JSON dialect
+        return [dataclasses.replace(call, span=span) for call in _payload_calls(stripped, budget)]
+    call = _pair_call(body, 'ifm|arg_key', 'ifm|arg_value', span=span)
+    return [call] if call is not None else []
+
+def _k2_horizon_reader(body, scanner):
+    if '<ifm|tool_call>' not in body: return 'k2_horizon', _k2_horizon_body(body, scanner.budget)
+    calls, spans = [], []
+    for _, content in _elements(body, '<ifm|tool_call', '</ifm|tool_call>', _Finder(body), spans):
+        calls.extend(_k2_horizon_body(content, scanner.budget, spans[-1]))
+    return 'k2_horizon', calls
+
+_register('k2_horizon', ('<ifm|tool_calls>',), _block_opener(('</ifm|tool_calls>',), _k2_horizon_reader))
+_register('k2_horizon_call', ('<ifm|tool_call>',), _block_opener(('</ifm|tool_call>',), _k2_horizon_reader))
+for think in ('think', 'think_fast', 'think_faster'):
+    _register(f'k2_horizon_{think}', (f'<ifm|{think}>',), _reasoning_opener(f'</ifm|{think}>'))
+_register('k2_horizon_end', ('</ifm|tool_calls>', '</ifm|think>', '</ifm|think_fast>', '</ifm|think_faster>'), _hidden)
+
+# %% ../nbs/03_parse.ipynb 145
+_XTML_SEP, _XTML_CALL, _XTML_CALL_END = '<|sep|>', '<|open|>call', '<|close|>call<|sep|>'
+_XTML_ARGUMENT, _XTML_ARGUMENT_END = '<|open|>argument', '<|close|>argument<|sep|>'
+
+def _xtml_parts(body:str, opener:str, closer:str):
+    "Yield (attributes, content, start, end) of each `opener attributes<|sep|>content closer` in `body`."
+    position, finder = 0, _Finder(body)
+    while (start := finder.find(opener, position)) != -1:
+        header_end = body.find(_XTML_SEP, start, start + 1024)
+        if header_end == -1: return
+        content_start = header_end + len(_XTML_SEP)
+        close, following = finder.find(closer, content_start), finder.find(opener, content_start)
+        stop = min(at for at in (close, following, len(body)) if at != -1)
+        end = stop + len(closer) if stop == close else stop
+        attributes = {key: html.unescape(value) for key, value in _scan_attributes(body[start + len(opener):header_end]).items()}
+        yield attributes, body[content_start:stop], start, end
+        position = end
+
+def _kimi_k3_call(attributes:dict, content:str, span:tuple, budget:_Budget):
+    name = attributes.get('tool', '').strip()
+    if not _valid_name(name): return None
+    arguments, text_keys = {}, set()
+    for argument, value, _, _ in _xtml_parts(content, _XTML_ARGUMENT, _XTML_ARGUMENT_END):
+        key = argument.get('key', '')
+        if argument.get('type', 'string') == 'string': arguments[key] = value; continue
+        decoded = _loads(value.strip(), budget)
+        if decoded is _FAILED: return _RawCall(name, None, span=span, reason=f'argument {key!r} is not the {argument.get("type")} its type says')
+        arguments[key] = decoded
+    if not arguments and content.strip(): return _RawCall(name, None, span=span, reason=f'the arguments of {name!r} are not argument channels')
+    return _RawCall(name, arguments, span=span)
+
+def _kimi_k3_reader(body, scanner):
+    calls = []
+    for attributes, content, start, end in _xtml_parts(body, _XTML_CALL, _XTML_CALL_END):
+        call = _kimi_k3_call(attributes, content, (start, end), scanner.budget)
+        if call is not None: calls.append(call)
+    return 'kimi_k3', calls
+
+_register('kimi_k3', ('<|open|>tools<|sep|>',), _block_opener(('<|close|>tools<|sep|>',), _kimi_k3_reader))
+_register('kimi_k3_think', ('<|open|>think<|sep|>',), _reasoning_opener('<|close|>think<|sep|>'))
+_register('kimi_k3_end', ('<|open|>response<|sep|>', '<|close|>response<|sep|>', '<|close|>message<|sep|>', '<|close|>tools<|sep|>',
+                          '<|close|>think<|sep|>'), _hidden)
+
+# %% ../nbs/03_parse.ipynb 150
+_MINIMAX_NS = ']<]minimax[>['
+_NESTING_LIMIT = 32
+
+def _element_tree(content:str, depth:int=0):
+    "An element's content as data: nested elements become a dict, repeated `<item>`s a list, anything else its text."
+    children = _child_elements(content)
+    if not children: return _element_value(content)
+    if depth >= _NESTING_LIMIT: raise _NotJSON('elements nested too deeply')
+    if all(tag == 'item' for tag, _, _ in children): return [_element_tree(child, depth + 1) for _, _, child in children]
+    fields, repeated = {}, set()
+    for tag, _, child in children: _add_argument(fields, tag, _element_tree(child, depth + 1), repeated)
+    return fields
+
+def _minimax_m3_reader(body, scanner):
+    calls, spans = [], []
+    for inside, content in _elements(body, f'{_MINIMAX_NS}<invoke', f'{_MINIMAX_NS}</invoke>', _Finder(body), spans):
+        name = _scan_attributes(inside).get('name', '').strip()
+        if not _valid_name(name): continue
+        content = content.replace(_MINIMAX_NS, '').strip()
+        children = _child_elements(content)
+        if content and not children:
+            calls.append(_RawCall(name, None, span=spans[-1], reason=f'the arguments of {name!r} are not one element per argument')); continue
+        arguments, repeated = {}, set()   # the top level is always the arguments object (an argument may be called `item`)
+        try:
+            for tag, _, child in children: _add_argument(arguments, tag, _element_tree(child, 1), repeated)
+        except _NotJSON as error: calls.append(_RawCall(name, None, span=spans[-1], reason=f'the arguments of {name!r}: {error}')); continue
+        calls.append(_RawCall(name, arguments, text_keys=frozenset(key for key, value in arguments.items() if isinstance(value, str)), span=spans[-1]))
+    return 'minimax_m3', calls
+
+def _open_minimax_m3(scanner, text, position, marker, final):
+    "The prefix before `<tool_call>` opens the calls, before `<think>` the reasoning; before anything else it only disappears."
+    after, opener = position + len(marker), '<tool_call>'
+    if text.startswith(opener, after):
+        scanner.pending = _Block(position, after + len(opener), (f'{_MINIMAX_NS}</tool_call>',), (f'{_MINIMAX_NS}<tool_call>',), _minimax_m3_reader)
+        return scanner._finish_block(text, final)
+    if text.startswith('<think>', after):   # its reasoning, closed by `</think>` with the prefix
+        scanner.mode = ((f'{_MINIMAX_NS}</think>', '</think>'), 'reasoning')
+        return after + len('<think>'), 'hidden', None
+    if not final and len(text) - after < len(opener) and (opener.startswith(text[after:]) or '<think>'.startswith(text[after:])): return None
+    return after, 'hidden', None
+
+_register('minimax_m3', (_MINIMAX_NS,), _open_minimax_m3)
+
+# %% ../nbs/03_parse.ipynb 155
+_GEMMA_QUOTE = '<|"|>'
+_GEMMA_BARE = re.compile(r'[^,}\]]*')
+_GEMMA_SPACE = re.compile(r'[ \t\r\n]*')
+
+class _GemmaError(ValueError): "A Gemma 4 call that does not read."
+
+def _gemma_key(text:str, position:int) -> tuple:
+    if text.startswith(_GEMMA_QUOTE, position):
+        end = text.find(_GEMMA_QUOTE, position + len(_GEMMA_QUOTE))
+        if end == -1: raise _GemmaError('a key that never closes')
+        key, position = text[position + len(_GEMMA_QUOTE):end], end + len(_GEMMA_QUOTE)
+    else:
+        end = text.find(':', position, position + 257)
+        key = text[position:end].strip() if end != -1 else ''
+        if not key or not _valid_name(key, spaces=False): raise _GemmaError(f'no key at {_short(text[position:position + 20])}')
+        position = end
+    position = _GEMMA_SPACE.match(text, position).end()
+    if not text.startswith(':', position): raise _GemmaError(f'no colon after the key {key!r}')
+    return key, position + 1
+
+def _gemma_value(text:str, position:int, depth:int=0) -> tuple:
+    "(value, position after it) of the Gemma 4 value at `position`."
+    position = _GEMMA_SPACE.match(text, position).end()
+    if text.startswith(_GEMMA_QUOTE, position):
+        end = text.find(_GEMMA_QUOTE, position + len(_GEMMA_QUOTE))
+        if end == -1: raise _GemmaError('a string that never closes')
+        return text[position + len(_GEMMA_QUOTE):end], end + len(_GEMMA_QUOTE)
+    opener = text[position:position + 1]
+    if opener in ('{', '['):
+        if depth >= _NESTING_LIMIT: raise _GemmaError('values nested too deeply')
+        closer, items = ('}', {}) if opener == '{' else (']', [])
+        position = _GEMMA_SPACE.match(text, position + 1).end()
+        if text.startswith(closer, position): return items, position + 1
+        while True:
+            if opener == '{':
+                key, position = _gemma_key(text, position)
+                items[key], position = _gemma_value(text, position, depth + 1)
+            else:
+                item, position = _gemma_value(text, position, depth + 1)
+                items.append(item)
+            position = _GEMMA_SPACE.match(text, position).end()
+            if text.startswith(closer, position): return items, position + 1
+            if not text.startswith(',', position): raise _GemmaError(f'expected , or {closer} at {_short(text[position:position + 20])}')
+            position = _GEMMA_SPACE.match(text, position + 1).end()
+    bare = _GEMMA_BARE.match(text, position).group()
+    word = bare.strip()
+    if not word: raise _GemmaError('a value is missing')
+    if word in _JSON_WORDS: return _JSON_WORDS[word], position + len(bare)
+    try: number = json.loads(word)
+    except ValueError: return word, position + len(bare)   # a bare word: the text itself
+    return number, position + len(bare)
+
+def _gemma_reader(body, scanner):
+    stripped = body.strip()
+    if not stripped.startswith('call:'): return 'gemma4', []
+    brace = stripped.find('{')
+    name = stripped[5:brace if brace != -1 else len(stripped)].strip()
+    if not _valid_name(name, spaces=False): return 'gemma4', []
+    if brace == -1: return 'gemma4', [_RawCall(name, None, reason=f'the call {name!r} has no {{...}} arguments')]
+    try:
+        arguments, end = _gemma_value(stripped, brace)
+        if stripped[end:].strip(): raise _GemmaError(f'text after the arguments: {_short(stripped[end:end + 20])}')
+    except _GemmaError as error: return 'gemma4', [_RawCall(name, None, reason=f'the arguments of {name!r} do not read: {error}')]
+    return 'gemma4', [_RawCall(name, arguments)]
+
+_register('gemma4', ('<|tool_call>',), _block_opener(('<tool_call|>',), _gemma_reader))
