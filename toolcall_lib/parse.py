@@ -396,11 +396,36 @@ def _dotted_name(node) -> str|None:
     parts.append(node.id)
     return '.'.join(reversed(parts))
 
+def _escape_raw_newlines(source:str) -> str:
+    """`source` with every raw line break inside a one-line string literal written as `\\n`: models (Llama 4, LFM2) put
+    real newlines in `'...'` strings, which Python refuses. One pass; triple-quoted strings are left as they are."""
+    pieces, start, position, quote, length = [], 0, 0, None, len(source)
+    while position < length:
+        char = source[position]
+        if quote is None:
+            if char in '"\'':
+                if source.startswith(char * 3, position):   # a triple-quoted string may hold newlines: skip past it
+                    end = source.find(char * 3, position + 3)
+                    if end == -1: break
+                    position = end + 3; continue
+                quote = char
+        elif char == '\\': position += 1
+        elif char == quote: quote = None
+        elif char in '\r\n':
+            pieces.append(source[start:position]); pieces.append('\\n' if char == '\n' else '\\r'); start = position + 1
+        position += 1
+    return ''.join(pieces) + source[start:] if pieces else source
+
 def _pythonic_calls(source:str) -> list:
     """Calls in a Pythonic call list (or a single call); empty unless every element is a call with literal keyword
     values. A call whose literals have no JSON form (bytes, sets, `1e999`) is refused with its reason; its siblings stay."""
     if len(source) > PYTHONIC_LIMIT: return []
     try: tree = ast.parse(source.strip(), mode='eval')
+    except SyntaxError:
+        escaped = _escape_raw_newlines(source.strip()) if '\n' in source or '\r' in source else None
+        try: tree = ast.parse(escaped, mode='eval') if escaped else None
+        except Exception: tree = None
+        if tree is None: return []
     except Exception: return []
     body = tree.body
     items = body.elts if isinstance(body, (ast.List, ast.Tuple)) else [body]
