@@ -41,9 +41,9 @@ hostile_text = st.one_of(
     st.text(max_size=200),
     st.lists(st.one_of(st.sampled_from(FRAGMENTS), st.text(max_size=5)), max_size=40).map(''.join))
 
-def run_stream(text, cuts, tools=None, thinking=False):
+def run_stream(text, cuts, tools=None, thinking=False, reasoning_calls=False):
     "Feed `text` cut at the positions `cuts`; return (events, result)."
-    parser = ToolCallStreamParser(tools, thinking=thinking)
+    parser = ToolCallStreamParser(tools, thinking=thinking, reasoning_calls=reasoning_calls)
     events, previous = [], 0
     for cut in sorted(set(cuts)) + [len(text)]:
         events += parser.feed(text[previous:cut]); previous = cut
@@ -81,9 +81,9 @@ def test_streaming_equals_one_shot(data):
     text = data.draw(hostile_text)
     cuts = data.draw(st.lists(st.integers(0, len(text)), max_size=12))
     tools = data.draw(st.sampled_from([None, ['a', 'get_weather']]))
-    thinking = data.draw(st.booleans())
-    events, streamed = run_stream(text, cuts, tools, thinking)
-    expected = parse_tool_calls(text, tools, thinking=thinking)
+    thinking, reasoning_calls = data.draw(st.booleans()), data.draw(st.booleans())   # reasoning_calls: the Trinity opt-in
+    events, streamed = run_stream(text, cuts, tools, thinking, reasoning_calls)
+    expected = parse_tool_calls(text, tools, thinking=thinking, reasoning_calls=reasoning_calls)
     assert streamed == expected
     assert ''.join(e.text for e in events if isinstance(e, TextDelta)) == expected.text
     assert ''.join(e.text for e in events if isinstance(e, ReasoningDelta)) == expected.reasoning

@@ -718,6 +718,7 @@ class _Family:
     open: Any   # open(scanner, text, position, marker, final) -> segment, None (wait for more text) or False (prose after all)
 
 _FAMILIES = {}   # name -> _Family, in registration order
+_NOT_CALLS = {'harmony', 'minimax_m3'}   # families whose opener may also start a channel or a reasoning block
 _COMPILED = []   # [_Markers] built from the table on first use, dropped when the table changes
 
 def _register(name:str, openers, open):
@@ -781,6 +782,10 @@ class _Markers:
         prefixes = {literal[:end] for literal in self.literals for end in range(1, len(literal) + 1)}
         self.longest = max(map(len, self.literals))
         self.tail = re.compile(f'(?:{_trie_pattern(prefixes)})\\Z') if prefixes else None
+        # For `reasoning_calls=True`: the openers of families that read calls (not reasoning, hidden tokens or channels).
+        call_openers = [literal for literal, family in self.by_opener.items() if literal not in self.word_literals
+                        and family.name not in _NOT_CALLS and not getattr(family.open, 'hidden', False)]
+        self.in_reasoning = re.compile(_trie_pattern(call_openers)) if call_openers else None
 
 def _markers() -> _Markers:
     "The table's `_Markers`, built once per version of the table."
@@ -883,8 +888,9 @@ _FENCE = (('```',), 'text')
 
 class _Scanner:
     "Segments model text into prose, reasoning, hidden markup and calls; resumable between chunks."
-    def __init__(self, loose:bool=True):
+    def __init__(self, loose:bool=True, reasoning_calls:bool=False):
         self.loose = loose          # look for JSON / Pythonic calls loose in prose
+        self.reasoning_calls = reasoning_calls   # read calls written inside reasoning blocks (Trinity); off by default
         self.mode = None            # (closers, kind) inside think blocks, fences, reasoning channels
         self.pending = None         # a _Block, _Value (or a family's own pending object) waiting for more text
         self.expect = None          # format of a value that may follow (after <|python_tag|>, ';', ...)
@@ -935,6 +941,15 @@ class _Scanner:
         for candidate in closers:
             at = self.find(text, candidate, position)
             if at != -1 and (found == -1 or at < found): found, closer = at, candidate
+        if kind == 'reasoning' and self.reasoning_calls and self.markers.in_reasoning is not None:
+            at, marker = self.finder_for(text).search(self.markers.in_reasoning, position)
+            if at != -1 and (found == -1 or at < found):   # a call's opener before the end of the reasoning
+                if at > position: return at, kind, text[position:at]
+                opened = self.markers.by_opener[marker].open(self, text, at, marker, final)
+                return opened if opened is not False else (at + len(marker), kind, marker)
+            if found == -1 and not final:   # hold back what may be the start of a closer or of a call's opener
+                end = min(_hold_from(text, position, closers), self.hold(text, position))
+                return (end, kind, text[position:end]) if end > position else None
         if found == -1:
             end = len(text) if final else _hold_from(text, position, closers)
             return (end, kind, text[position:end]) if end > position else None
@@ -1106,9 +1121,10 @@ class ToolCallStreamParser:
     def __init__(self, tools=None, # None (any tool), or a list of tool names or tool schemas
                  *,
                  thinking:bool=False, # The prompt already opened a `<think>` block (Qwen3, DeepSeek-R1 templates): the text starts as reasoning
+                 reasoning_calls:bool=False, # Read calls written inside reasoning blocks (Trinity does); off, reasoning never yields calls
                 ):
         self._policy = _policy_for(tools)
-        self._scanner = _Scanner()
+        self._scanner = _Scanner(reasoning_calls=reasoning_calls)
         if thinking: self._scanner.mode = (tuple(_REASONING_CLOSERS), 'reasoning')
         self._buffer, self._position, self._offset = '', 0, 0
         self._calls, self._rejected, self._refusals, self._found = [], [], [], 0
@@ -1317,10 +1333,11 @@ def parse_tool_calls(text:str, # Model output to search for tool calls
                      *,
                      standalone:bool=False, # Read the whole text as one call payload (no slicing of JSON out of prose)
                      thinking:bool=False, # The prompt already opened a `<think>` block: the text starts as reasoning
+                     reasoning_calls:bool=False, # Read calls written inside reasoning blocks (Trinity); by default reasoning never yields calls
                     ) -> ParseResult:
     "Find the tool calls in `text`, in any of the formats this module knows."
     if not isinstance(text, str): raise TypeError(f'parse_tool_calls() takes a str, got {type(text).__name__}')
-    parser = ToolCallStreamParser(tools, thinking=thinking)
+    parser = ToolCallStreamParser(tools, thinking=thinking, reasoning_calls=reasoning_calls)
     if standalone:
         stripped = text.strip()
         if stripped[:1] in ('{', '[') and not thinking:
@@ -1350,11 +1367,13 @@ def _reasoning_opener(closer:str):
         scanner.mode = ((closer,), 'reasoning')
         return position + len(marker), 'hidden', None
     if closer not in _REASONING_CLOSERS: _REASONING_CLOSERS.append(closer)
+    open.hidden = True   # opens no call
     return open
 
 def _hidden(scanner, text, position, marker, final):
     "`open` for a token that only disappears from the text."
     return position + len(marker), 'hidden', None
+_hidden.hidden = True
 
 _register('think', ('<think>',), _reasoning_opener('</think>'))
 _register('seed_think', ('<seed:think>',), _reasoning_opener('</seed:think>'))
