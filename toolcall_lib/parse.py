@@ -15,7 +15,7 @@ __all__ = ['REPAIR_LIMIT', 'REPAIR_BUDGET', 'REPAIR_ATTEMPTS', 'PYTHONIC_LIMIT',
            'CallAbandoned', 'CallRejected', 'match_tool_name', 'loads_lenient', 'ToolCallStreamParser',
            'parse_tool_calls']
 
-# %% ../nbs/03_parse.ipynb 5
+# %% ../nbs/03_parse.ipynb 11
 def _short(value, limit:int=60) -> str:
     text = repr(value)
     return text if len(text) <= limit else text[:limit - 3] + '...'
@@ -44,7 +44,7 @@ class ToolCall:
         cut = '' if self.complete else ', complete=False'
         return f'ToolCall({self.name}({arguments}), span={self.span}, format={self.format!r}{cut})'
 
-# %% ../nbs/03_parse.ipynb 9
+# %% ../nbs/03_parse.ipynb 15
 @dataclass(frozen=True)
 class RejectedCall:
     "Tool-call markup that did not become a call, and why."
@@ -84,7 +84,7 @@ class ParseResult:
                 f'rejected_by_policy={self.rejected_by_policy}, rejected_tool_names={list(self.rejected_tool_names)!r}, '
                 f'text={_short(self.text)}{refusals})')
 
-# %% ../nbs/03_parse.ipynb 11
+# %% ../nbs/03_parse.ipynb 17
 class StreamEvent:
     "Base class of the events `ToolCallStreamParser` yields."
     kind = ''
@@ -141,7 +141,7 @@ class CallRejected(StreamEvent):
     reason: str = '' # Why it was refused, as in `RejectedCall.reason`
     kind = 'call_rejected'
 
-# %% ../nbs/03_parse.ipynb 14
+# %% ../nbs/03_parse.ipynb 20
 _ALNUM = frozenset('abcdefghijklmnopqrstuvwxyz0123456789')
 
 def _loose(name:str) -> str: return ''.join(char for char in name.lower() if char in _ALNUM)
@@ -214,14 +214,14 @@ def _policy_for(tools) -> _ToolPolicy:
         return policy
     return _ToolPolicy(tools)
 
-# %% ../nbs/03_parse.ipynb 15
+# %% ../nbs/03_parse.ipynb 21
 def match_tool_name(name:str, # A tool name as the model wrote it
                     tools=None, # None (any name), or a list of tool names or tool schemas
                    ) -> str|None:
     "The canonical name `name` resolves to under the allow-list `tools`, or None when it is not allowed."
     return _policy_for(tools).resolve(name)
 
-# %% ../nbs/03_parse.ipynb 18
+# %% ../nbs/03_parse.ipynb 24
 REPAIR_LIMIT = 8_192 # Longest payload handed to json-repair
 REPAIR_BUDGET = 16_384 # Total characters one parse may hand to json-repair
 REPAIR_ATTEMPTS = 64 # Most times one parse may call json-repair (it is slowest on many small broken values)
@@ -288,7 +288,7 @@ def _loads(text:str, budget:_Budget):
     if value == '' and stripped[0] not in '"\'': return _FAILED
     return value
 
-# %% ../nbs/03_parse.ipynb 19
+# %% ../nbs/03_parse.ipynb 25
 def loads_lenient(text:str, # JSON as a model wrote it
                   default=None, # Returned when the text cannot be read as JSON
                  ):
@@ -296,7 +296,7 @@ def loads_lenient(text:str, # JSON as a model wrote it
     value = _loads(text, _Budget())
     return default if value is _FAILED else value
 
-# %% ../nbs/03_parse.ipynb 22
+# %% ../nbs/03_parse.ipynb 28
 _ARGUMENT_KEYS = ('input', 'arguments', 'args', 'parameters', 'params')
 _NAME_KEYS = ('name', 'tool_name', 'tool', 'function')
 
@@ -353,7 +353,7 @@ def _calls_from_payload(value, strict:bool=False) -> list:
     call = _call_from_object(value, strict)
     return [call] if call else []
 
-# %% ../nbs/03_parse.ipynb 25
+# %% ../nbs/03_parse.ipynb 31
 def _decode_arguments(arguments, budget:_Budget) -> dict:
     if arguments is None: return {}
     if isinstance(arguments, dict): return arguments
@@ -367,7 +367,7 @@ def _decode_arguments(arguments, budget:_Budget) -> dict:
         return value if isinstance(value, dict) else {'_raw': arguments}
     return {'_raw': arguments}
 
-# %% ../nbs/03_parse.ipynb 28
+# %% ../nbs/03_parse.ipynb 34
 PYTHONIC_LIMIT = 16_384 # Longest Pythonic call list handed to `ast.parse`
 _JSON_WORDS = {'true': True, 'false': False, 'null': None}
 
@@ -462,7 +462,7 @@ def _payload_calls(source:str, budget:_Budget, strict:bool=False) -> list:
     value = _loads(stripped, budget) if stripped else _FAILED
     return [] if value is _FAILED else _calls_from_payload(value, strict)
 
-# %% ../nbs/03_parse.ipynb 31
+# %% ../nbs/03_parse.ipynb 37
 class _Finder:
     "`str.find` with memory: a marker's next occurrence is searched for again only once the caller has moved past it."
     __slots__ = ('text', 'found')
@@ -489,7 +489,7 @@ class _Finder:
         self.found[key] = (start, result)
         return result
 
-# %% ../nbs/03_parse.ipynb 34
+# %% ../nbs/03_parse.ipynb 40
 _KEY_START, _NON_SPACE, _SPACE_AT = re.compile(r'[^\s/]'), re.compile(r'\S'), re.compile(r'\s')
 
 def _scan_attributes(text:str) -> dict:
@@ -515,7 +515,7 @@ def _scan_attributes(text:str) -> dict:
         if key and _SPACE_AT.search(key) is None: attributes.setdefault(key, value)
     return attributes
 
-# %% ../nbs/03_parse.ipynb 37
+# %% ../nbs/03_parse.ipynb 43
 def _schema_types(schema) -> list:
     if not isinstance(schema, dict): return []
     declared = schema.get('type')
@@ -544,7 +544,7 @@ def _typed(text:str, schema, budget:_Budget):
             if isinstance(value, dict if kind == 'object' else list): return value
     return text
 
-# %% ../nbs/03_parse.ipynb 40
+# %% ../nbs/03_parse.ipynb 46
 _CDATA_OPEN, _CDATA_CLOSE = '<![CDATA[', ']]>'
 
 def _element_value(text:str) -> str:
@@ -634,7 +634,7 @@ def _child_fields(text:str) -> dict:
     for tag, _, content in _child_elements(text): _add_argument(fields, tag, _element_value(content), repeated)
     return fields
 
-# %% ../nbs/03_parse.ipynb 43
+# %% ../nbs/03_parse.ipynb 49
 _HARD_MARKERS = ('<|', '<｜', '<tool_call', '<function_call', '<think>', '[TOOL_CALLS]')
 _HARD_LONGEST = max(map(len, _HARD_MARKERS))
 # Runs the scan can skip in C: outside strings, ordinary characters and whole strings; inside a string, its body up to
@@ -680,7 +680,7 @@ def _scan_value(text:str, state:list, final:bool, markers:bool=True):
     state[:] = [length, depth, quote]
     return length if final else None
 
-# %% ../nbs/03_parse.ipynb 46
+# %% ../nbs/03_parse.ipynb 52
 def _cut_inside_value(source:str) -> bool:
     "Whether the JSON or Pythonic value `source` opens with is cut off: brackets or a string still open at its end."
     start = len(source) - len(source.lstrip())
@@ -689,7 +689,7 @@ def _cut_inside_value(source:str) -> bool:
     _scan_value(source, state, final=True, markers=False)
     return state[1] > 0 or bool(state[2])
 
-# %% ../nbs/03_parse.ipynb 49
+# %% ../nbs/03_parse.ipynb 55
 _LOOKAHEAD = 64
 _WHITESPACE = ' \t\r\n'
 
@@ -709,7 +709,7 @@ def _identifier_end(text:str, position:int, final:bool):
     if position < end: return position
     return -1 if final or position >= limit else None
 
-# %% ../nbs/03_parse.ipynb 52
+# %% ../nbs/03_parse.ipynb 58
 @dataclass(frozen=True)
 class _Family:
     "A format family: the markers that open it in prose and the function that reads from there."
@@ -797,7 +797,7 @@ def _loose_start(text:str, position:int, final:bool):
     if _LOOSE_RE.match(text, position): return True
     return None if not final and _LOOSE_PREFIX_RE.match(text, position) else False
 
-# %% ../nbs/03_parse.ipynb 55
+# %% ../nbs/03_parse.ipynb 61
 def _hold_from(text:str, start:int, markers=None) -> int:
     "Where the end of `text` could still begin a marker (len(text) when nowhere): what a stream must hold back."
     length = len(text)
@@ -818,7 +818,7 @@ def _hold_from(text:str, start:int, markers=None) -> int:
                 and _LOOSE_RE.match(text, position) is None): hold = position   # `_loose_start(...) is None`, cheaper test first
     return hold
 
-# %% ../nbs/03_parse.ipynb 57
+# %% ../nbs/03_parse.ipynb 63
 _ENDS = {}   # closers + stoppers -> one compiled alternation, so a pending block looks for all its ends in one search
 
 class _Block:
@@ -855,7 +855,7 @@ class _Value:
 
     def shift(self, count:int): self.start -= count; self.value_start -= count; self.state[0] -= count
 
-# %% ../nbs/03_parse.ipynb 59
+# %% ../nbs/03_parse.ipynb 65
 def _block_opener(closers:tuple, reader, stoppers:tuple|None=None):
     "`open` for a block from its opening token to one of `closers`; `reader(body, scanner)` -> (format, calls)."
     def open(scanner, text, position, marker, final):
@@ -882,7 +882,7 @@ def _tag_opener(reader, closers:tuple=(), preview:bool=False, block=_Block):
         return scanner.pending.resume(scanner, text, final)
     return open
 
-# %% ../nbs/03_parse.ipynb 61
+# %% ../nbs/03_parse.ipynb 67
 _REASONING_CLOSERS = []   # every reasoning block's closer, added by the families: `thinking=True` starts inside any of them
 _FENCE = (('```',), 'text')
 
@@ -1069,7 +1069,7 @@ class _Scanner:
             return end, 'rejected', (found_format, '', f'a {found_format} value that does not read as a call', value.start)
         return end, 'text', text[value.value_start:end] if end > value.value_start else None
 
-# %% ../nbs/03_parse.ipynb 63
+# %% ../nbs/03_parse.ipynb 69
 def _after(text:str, position:int, expected:str):
     "Position just past `expected` when it follows `position` after optional space; -1 otherwise (or not yet)."
     cursor = _skip_space(text, position, True)
@@ -1112,7 +1112,7 @@ def _preview(pending, text:str):
     start = _skip_space(text, pending.body_start, True)
     return (pending.name, start, len(text) - pending.longest + 1) if start != -1 else (pending.name, None, None)
 
-# %% ../nbs/03_parse.ipynb 66
+# %% ../nbs/03_parse.ipynb 72
 _HELD_AT_MOST = 1024   # a tail held back while idle is never longer than a marker or the loose look-ahead
 _DELTA_BATCH = 256     # after its first piece, a call's streamed arguments go out in pieces of at least this many characters
 
@@ -1235,7 +1235,7 @@ class ToolCallStreamParser:
         self._announced = None
 
     def _notice_syntax(self, text:str):
-        "The seed counts these words as tool-call syntax wherever they appear, even in an example or a mention."
+        "These words count as tool-call syntax wherever they appear, even in an example or a mention."
         if self._saw: return
         window = self._tail + text
         if any(word in window for word in _SYNTAX_WORDS): self._saw = True
@@ -1327,7 +1327,7 @@ def _merge_text(events:list) -> list:
         else: merged.extend(run)
     return merged
 
-# %% ../nbs/03_parse.ipynb 69
+# %% ../nbs/03_parse.ipynb 75
 def parse_tool_calls(text:str, # Model output to search for tool calls
                      tools=None, # None (any tool), or a list of tool names or tool schemas (allow-list; schemas also type XML values)
                      *,
@@ -1360,7 +1360,7 @@ def _example_guard(result:ParseResult, text:str) -> ParseResult:
     if '```' not in text or not result.calls: return result
     return ParseResult((), result.saw_tool_call_syntax, False, result.rejected_tool_names, result.text, result.reasoning, result.rejected)
 
-# %% ../nbs/03_parse.ipynb 73
+# %% ../nbs/03_parse.ipynb 79
 def _reasoning_opener(closer:str):
     "`open` for a reasoning block: what follows, up to `closer`, is reasoning."
     def open(scanner, text, position, marker, final):
@@ -1385,7 +1385,7 @@ _register('end_tokens', ('<|eot_id|>', '<|eom_id|>', '<|im_end|>', '<|end|>', '<
                          '<｜end▁of▁sentence｜>', '<|tool_calls_section_end|>', '<｜tool▁calls▁end｜>', '<|tool▁calls▁end|>',
                          '<｜tool▁call▁end｜>', '</think>', '<|eot|>', '<|eom|>'), _hidden)
 
-# %% ../nbs/03_parse.ipynb 76
+# %% ../nbs/03_parse.ipynb 82
 _NESTED_NAME_TAGS = ('name', 'tool_name', 'function', 'tool')
 _NESTED_ARGUMENT_TAGS = ('arguments', 'args', 'parameters', 'params', 'input')
 
@@ -1414,7 +1414,7 @@ def _function_calls(body:str, budget:_Budget) -> list:
     calls, spans = [], []
     for inside, content in _elements(body, '<function', '</function>', _Finder(body), spans):
         if inside.startswith('='): name = inside[1:].strip()
-        elif inside.lstrip().startswith('parameter'): continue   # the seed's `<function parameter name=...>`: not a call
+        elif inside.lstrip().startswith('parameter'): continue   # `<function parameter name=...>`: not a call
         else: name = _scan_attributes(inside).get('name', '').strip()
         call = _named_call(name, content, budget, span=spans[-1])
         if call is not None: calls.append(call)
@@ -1430,7 +1430,7 @@ def _glm_calls(body:str) -> list:
     return [_RawCall(name, arguments, text_keys=frozenset(arguments))]
 
 def _nested_field_calls(body:str, attributes:dict, budget:_Budget) -> list:
-    "The seed's nested form: the name in an attribute or a `<name>` child, the arguments in the other children."
+    "The nested form: the name in an attribute or a `<name>` child, the arguments in the other children."
     children = _child_elements(body)
     first = {}
     for tag, _, content in children: first.setdefault(tag, content)
@@ -1470,14 +1470,14 @@ def _tool_call_reader(body, scanner, attributes, opening): return _markup_body_c
 
 _register('hermes', _tag_markers('tool_call'), _tag_opener(_tool_call_reader, closers=('</tool_calls>',), preview=True))
 
-# %% ../nbs/03_parse.ipynb 79
+# %% ../nbs/03_parse.ipynb 85
 def _seed_oss_reader(body, scanner, attributes, opening):
     found_format, calls = _markup_body_calls(body, attributes, scanner.budget)
     return ('seed_oss' if found_format in ('qwen3_coder', 'hermes') else found_format), calls
 
 _register('seed_oss', _tag_markers('seed:tool_call'), _tag_opener(_seed_oss_reader))
 
-# %% ../nbs/03_parse.ipynb 82
+# %% ../nbs/03_parse.ipynb 88
 def _tool_calls_reader(body, scanner, attributes, opening):
     if ('<arg_key' in body or '<tool_sep>' in body) and '<tool_call' in body: return 'hunyuan', _hunyuan_calls(body)   # Hunyuan's preview tokenizer: no tag suffix
     found_format, calls = _markup_body_calls(body, attributes, scanner.budget)
@@ -1485,7 +1485,7 @@ def _tool_calls_reader(body, scanner, attributes, opening):
 
 _register('jamba', _tag_markers('tool_calls'), _tag_opener(_tool_calls_reader))
 
-# %% ../nbs/03_parse.ipynb 85
+# %% ../nbs/03_parse.ipynb 91
 class _ParametersAfter:
     "The `<function parameter name=\"k\">v</function parameter>` elements that follow `<function_call>NAME</function_call>`."
     OPEN, CLOSE = '<function parameter', '</function parameter>'
@@ -1539,7 +1539,7 @@ def _function_call_reader(body, scanner, attributes, opening):
 
 _register('xml', _tag_markers('function_call'), _tag_opener(_function_call_reader, preview=True, block=_FunctionCallBlock))
 
-# %% ../nbs/03_parse.ipynb 88
+# %% ../nbs/03_parse.ipynb 94
 def _invoke_calls(body:str, prefix:str, budget:_Budget) -> list:
     "Calls in `<invoke name=...>` elements (`prefix` is e.g. '｜DSML｜' or 'steptml:'), each with its own span."
     calls, spans = [], []
@@ -1574,7 +1574,7 @@ _register('minimax', _tag_markers('minimax:tool_call'), _tag_opener(_minimax_rea
 _register('tool_use', _tag_markers('tool_use'), _tag_opener(_tool_use_reader))
 _register('tool', ('<tool ',), _tag_opener(_tool_reader))
 
-# %% ../nbs/03_parse.ipynb 91
+# %% ../nbs/03_parse.ipynb 97
 _DSML_PREFIXES = ('｜DSML｜', '|DSML|', 'DSML|', 'DSML')
 
 def _dsml_reader(body, scanner, attributes, opening):
@@ -1584,13 +1584,13 @@ def _dsml_reader(body, scanner, attributes, opening):
 _register('dsml', tuple(marker for prefix in _DSML_PREFIXES for wrapper in ('function_calls', 'tool_calls')
                         for marker in _tag_markers(prefix + wrapper)), _tag_opener(_dsml_reader))
 
-# %% ../nbs/03_parse.ipynb 94
+# %% ../nbs/03_parse.ipynb 100
 def _step3_reader(body, scanner): return 'step3', _invoke_calls(body, 'steptml:', scanner.budget)
 
 _register('step3', ('<｜tool_calls_begin｜>',), _block_opener(('<｜tool_calls_end｜>',), _step3_reader))
 _register('step3_end', ('<｜tool_calls_end｜>',), _hidden)   # a closer left over when a stream's block ended early
 
-# %% ../nbs/03_parse.ipynb 97
+# %% ../nbs/03_parse.ipynb 103
 _DS_CALL_BEGIN, _DS_CALL_END, _DS_SEP = '<｜tool▁call▁begin｜>', '<｜tool▁call▁end｜>', '<｜tool▁sep｜>'
 _DS_CALLS_END = ('<｜tool▁calls▁end｜>', '<|tool▁calls▁end|>')
 
@@ -1629,7 +1629,7 @@ _register('deepseek', ('<｜tool▁calls▁begin｜>', '<|tool▁calls▁begin|>
 _register('deepseek_short', ('<｜tool▁calls｜>', '<｜tool▁call▁begin｜>', '<|tool▁call▁begin|>'),
           _block_opener(_DS_CALLS_END + (_DS_CALL_END, _DS_CALL_END.replace('｜', '|')), _deepseek_reader))
 
-# %% ../nbs/03_parse.ipynb 100
+# %% ../nbs/03_parse.ipynb 106
 def _kimi_calls(body:str) -> list:
     calls, spans = [], []
     for _, inside in _elements(body, '<|tool_call_begin|', '<|tool_call_end|>', _Finder(body), spans):
@@ -1643,7 +1643,7 @@ def _kimi_calls(body:str) -> list:
 
 _register('kimi_k2', ('<|tool_calls_section_begin|>',), _block_opener(('<|tool_calls_section_end|>',), lambda body, scanner: ('kimi_k2', _kimi_calls(body))))
 
-# %% ../nbs/03_parse.ipynb 103
+# %% ../nbs/03_parse.ipynb 109
 def _internlm_calls(body:str, budget:_Budget) -> list:
     stripped = body.strip()
     if not stripped.startswith('<|plugin|>'): return []
@@ -1653,7 +1653,7 @@ def _internlm_calls(body:str, budget:_Budget) -> list:
 _register('internlm', ('<|action_start|>',), _block_opener(('<|action_end|>',), lambda body, scanner: ('internlm', _internlm_calls(body, scanner.budget))))
 _register('lfm2', ('<|tool_call_start|>',), _block_opener(('<|tool_call_end|>',), lambda body, scanner: ('lfm2', _payload_calls(body, scanner.budget))))
 
-# %% ../nbs/03_parse.ipynb 106
+# %% ../nbs/03_parse.ipynb 112
 def _value_opener(found_format:str, keep:int=0):
     "`open` for a token after which a value of `found_format` may follow; the last `keep` characters belong to the value."
     def open(scanner, text, position, marker, final):
@@ -1665,7 +1665,7 @@ _register('llama3_json', ('<|python_tag|>',), _value_opener('llama3_json'))
 _register('granite', ('<|tool_call|>',), _value_opener('granite'))
 _register('phi4_mini', ('functools[',), _value_opener('phi4_mini', keep=1))
 
-# %% ../nbs/03_parse.ipynb 109
+# %% ../nbs/03_parse.ipynb 115
 def _open_mistral(scanner, text, position, marker, final):
     start = _skip_space(text, position + 12, final)
     if start is None: return None
@@ -1693,7 +1693,7 @@ def _open_mistral(scanner, text, position, marker, final):
 
 _register('mistral', ('[TOOL_CALLS]',), _open_mistral)
 
-# %% ../nbs/03_parse.ipynb 112
+# %% ../nbs/03_parse.ipynb 118
 _ANALYSIS = (('<|end|>',), 'reasoning')
 _RECIPIENT_END = re.compile(r'[\s<]')
 
@@ -1736,7 +1736,7 @@ def _open_harmony(scanner, text, position, marker, final):
 
 _register('harmony', ('<|channel|>', '<|start|>', 'to='), _open_harmony)
 
-# %% ../nbs/03_parse.ipynb 115
+# %% ../nbs/03_parse.ipynb 121
 def _open_text_kv(scanner, text, position, marker, final):
     name_start = position + len(marker)
     line_end = text.find('\n', name_start, name_start + 256)
@@ -1756,7 +1756,7 @@ def _open_text_kv(scanner, text, position, marker, final):
 
 _register('text_kv', ('function.name:',), _open_text_kv)
 
-# %% ../nbs/03_parse.ipynb 118
+# %% ../nbs/03_parse.ipynb 124
 def _apertus_calls(body:str, budget:_Budget) -> list:
     value = _loads(body.strip(), budget)
     if value is _FAILED: return []
@@ -1771,7 +1771,7 @@ def _apertus_calls(body:str, budget:_Budget) -> list:
 _register('apertus', ('<|tools_prefix|>',), _block_opener(('<|tools_suffix|>',), lambda body, scanner: ('apertus', _apertus_calls(body, scanner.budget))))
 _register('apertus_end', ('<|tools_suffix|>',), _hidden)
 
-# %% ../nbs/03_parse.ipynb 121
+# %% ../nbs/03_parse.ipynb 127
 def _bare_function_reader(body, scanner):
     calls = _function_calls(body, scanner.budget)
     if not (calls and all(call.text_keys for call in calls)): return 'functionary', calls
@@ -1787,7 +1787,7 @@ def _open_function(scanner, text, position, marker, final):
 
 _register('functionary', ('<function=', '<function '), _open_function)
 
-# %% ../nbs/03_parse.ipynb 124
+# %% ../nbs/03_parse.ipynb 130
 def _open_functionary_v32(scanner, text, position, marker, final):
     start = position + len(marker)
     name_end = _identifier_end(text, start, final)
@@ -1803,7 +1803,7 @@ def _open_functionary_v32(scanner, text, position, marker, final):
 
 _register('functionary_v32', ('>>>',), _open_functionary_v32)
 
-# %% ../nbs/03_parse.ipynb 127
+# %% ../nbs/03_parse.ipynb 133
 def _command_r_reader(body, scanner):
     value = _loads(body.strip(), scanner.budget)
     return 'command_r', _calls_from_payload(value) if value is not _FAILED else []
@@ -1821,7 +1821,7 @@ def _open_command_r(scanner, text, position, marker, final):
 
 _register('command_r', ('Action:',), _open_command_r)
 
-# %% ../nbs/03_parse.ipynb 130
+# %% ../nbs/03_parse.ipynb 136
 _DSML_SPACED = '｜DSML｜ '
 
 def _dsml_spaced_reader(body, scanner, attributes, opening): return 'dsml', _invoke_calls(body, _DSML_SPACED, scanner.budget)
@@ -1829,7 +1829,7 @@ def _dsml_spaced_reader(body, scanner, attributes, opening): return 'dsml', _inv
 _register('dsml_spaced', tuple(marker for wrapper in ('calls', 'tool_calls', 'function_calls') for marker in _tag_markers(_DSML_SPACED + wrapper)),
           _tag_opener(_dsml_spaced_reader))
 
-# %% ../nbs/03_parse.ipynb 133
+# %% ../nbs/03_parse.ipynb 139
 _GCML_PREFIXES = ('｜GCML｜', '|GCML|')
 
 def _gcml_reader(body, scanner, attributes, opening):
@@ -1838,7 +1838,7 @@ def _gcml_reader(body, scanner, attributes, opening):
 _register('gcml', tuple(marker for prefix in _GCML_PREFIXES for wrapper in ('tool_calls', 'function_calls')
                         for marker in _tag_markers(prefix + wrapper)), _tag_opener(_gcml_reader))
 
-# %% ../nbs/03_parse.ipynb 136
+# %% ../nbs/03_parse.ipynb 142
 _HUNYUAN_SUFFIX = ':opensource'
 
 def _pair_call(body:str, key_tag:str='arg_key', value_tag:str='arg_value', separator:str='', span=None):
@@ -1872,14 +1872,14 @@ def _hunyuan_reader(body, scanner, attributes, opening):
 
 _register('hunyuan', (f'<tool_calls{_HUNYUAN_SUFFIX}>', f'<tool_call{_HUNYUAN_SUFFIX}>'), _tag_opener(_hunyuan_reader))
 
-# %% ../nbs/03_parse.ipynb 139
+# %% ../nbs/03_parse.ipynb 145
 def _iquest_reader(body, scanner, attributes, opening):
     call = _pair_call(body)
     return 'iquest', [call] if call is not None else []
 
 _register('iquest', _tag_markers('iquest_tool_call'), _tag_opener(_iquest_reader))
 
-# %% ../nbs/03_parse.ipynb 142
+# %% ../nbs/03_parse.ipynb 148
 def _k2_horizon_body(body:str, budget:_Budget, span=None) -> list:
     stripped = body.strip()
     if stripped[:1] in ('{', '['):   # the JSON dialect
@@ -1900,7 +1900,7 @@ for think in ('think', 'think_fast', 'think_faster'):
     _register(f'k2_horizon_{think}', (f'<ifm|{think}>',), _reasoning_opener(f'</ifm|{think}>'))
 _register('k2_horizon_end', ('</ifm|tool_calls>', '</ifm|think>', '</ifm|think_fast>', '</ifm|think_faster>'), _hidden)
 
-# %% ../nbs/03_parse.ipynb 145
+# %% ../nbs/03_parse.ipynb 151
 _XTML_SEP, _XTML_CALL, _XTML_CALL_END = '<|sep|>', '<|open|>call', '<|close|>call<|sep|>'
 _XTML_ARGUMENT, _XTML_ARGUMENT_END = '<|open|>argument', '<|close|>argument<|sep|>'
 
@@ -1943,7 +1943,7 @@ _register('kimi_k3_think', ('<|open|>think<|sep|>',), _reasoning_opener('<|close
 _register('kimi_k3_end', ('<|open|>response<|sep|>', '<|close|>response<|sep|>', '<|close|>message<|sep|>', '<|close|>tools<|sep|>',
                           '<|close|>think<|sep|>'), _hidden)
 
-# %% ../nbs/03_parse.ipynb 150
+# %% ../nbs/03_parse.ipynb 156
 _MINIMAX_NS = ']<]minimax[>['
 _NESTING_LIMIT = 32
 
@@ -1987,7 +1987,7 @@ def _open_minimax_m3(scanner, text, position, marker, final):
 
 _register('minimax_m3', (_MINIMAX_NS,), _open_minimax_m3)
 
-# %% ../nbs/03_parse.ipynb 155
+# %% ../nbs/03_parse.ipynb 161
 _GEMMA_QUOTE = '<|"|>'
 _GEMMA_BARE = re.compile(r'[^,}\]]*')
 _GEMMA_SPACE = re.compile(r'[ \t\r\n]*')
