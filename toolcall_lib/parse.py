@@ -1040,6 +1040,8 @@ class _Scanner:
             # JSON value that closed (servers that stop generation at `</tool_call>` drop only the tag). Only a body json-repair had to mend (it spent budget) can
             # have been cut inside its value: plain JSON was whole.
             unclosed, repaired = not closed, self.budget.remaining < repair_budget   # at the end of the text, or the next opener
+            if unclosed and (last_end := getattr(block.reader, 'call_closer', None)) and body.rstrip().endswith(last_end):
+                unclosed = False   # the section was left open but its last call was closed (Kimi K3 servers stop there)
             json_body = body.lstrip()[:1] in ('{', '[')
             cut_off = (unclosed and not json_body) or ((unclosed or repaired) and _cut_inside_value(body))
             return end, 'calls', (found_format, calls, block.start, block.body_start, cut_off)
@@ -1937,6 +1939,7 @@ def _kimi_k3_reader(body, scanner):
         call = _kimi_k3_call(attributes, content, (start, end), scanner.budget)
         if call is not None: calls.append(call)
     return 'kimi_k3', calls
+_kimi_k3_reader.call_closer = _XTML_CALL_END   # a section that ends right after a closed call was not cut off
 
 _register('kimi_k3', ('<|open|>tools<|sep|>',), _block_opener(('<|close|>tools<|sep|>',), _kimi_k3_reader))
 _register('kimi_k3_think', ('<|open|>think<|sep|>',), _reasoning_opener('<|close|>think<|sep|>'))
