@@ -544,6 +544,16 @@ def _typed(text:str, schema, budget:_Budget):
             if isinstance(value, dict if kind == 'object' else list): return value
     return text
 
+def _typed_tree(value, schema, budget:_Budget):
+    "`value` with its text leaves typed by `schema`: an object's by its `properties`, an array's by its `items`."
+    if isinstance(value, str): return _typed(value, schema, budget)
+    if not isinstance(schema, dict): return value
+    if isinstance(value, dict):
+        properties = schema.get('properties') if isinstance(schema.get('properties'), dict) else {}
+        return {key: _typed_tree(item, properties.get(key), budget) for key, item in value.items()}
+    if isinstance(value, list): return [_typed_tree(item, schema.get('items'), budget) for item in value]
+    return value
+
 # %% ../nbs/03_parse.ipynb 46
 _CDATA_OPEN, _CDATA_CLOSE = '<![CDATA[', ']]>'
 
@@ -1301,7 +1311,7 @@ class ToolCallStreamParser:
         if budget.remaining < repair_budget and _cut_inside_value(raw.arguments): complete = False   # the arguments text was cut and mended
         if raw.text_keys:
             properties = self._policy.properties(name)
-            arguments = {key: _typed(value, properties.get(key), self._scanner.budget) if key in raw.text_keys and isinstance(value, str) else value
+            arguments = {key: _typed_tree(value, properties.get(key), self._scanner.budget) if key in raw.text_keys else value
                          for key, value in arguments.items()}
         call = ToolCall(name, arguments, start, end, found_format, raw.id, complete)
         index = len(self._calls)
@@ -1973,7 +1983,7 @@ def _minimax_m3_reader(body, scanner):
         try:
             for tag, _, child in children: _add_argument(arguments, tag, _element_tree(child, 1), repeated)
         except _NotJSON as error: calls.append(_RawCall(name, None, span=spans[-1], reason=f'the arguments of {name!r}: {error}')); continue
-        calls.append(_RawCall(name, arguments, text_keys=frozenset(key for key, value in arguments.items() if isinstance(value, str)), span=spans[-1]))
+        calls.append(_RawCall(name, arguments, text_keys=frozenset(arguments), span=spans[-1]))   # every leaf is text: typed by the schema
     return 'minimax_m3', calls
 
 def _open_minimax_m3(scanner, text, position, marker, final):
