@@ -12,10 +12,46 @@ one large chunk costs no more per segment than one-shot parsing).
 Goals (issues 5 and 12): prose >= 50 MB/s; the 1 KB Hermes message within 10x of json.loads on its payload, and
 within 5x with an allow-list of tool schemas (the policy built from `tools=` is cached per list); chat text with
 calls streamed in 64-character chunks >= 20 MB/s; every 1 MB adversarial input under 0.5 s, for every family's
-opener (the table grew: Seed-OSS, Step-3, Functionary, Command R, the seed's XML styles each get a hostile shape).
+opener (the table grew: Seed-OSS, Step-3, Functionary, Command R, the XML styles of the original specification and
+the newest open models' formats each get a hostile shape).
+
+Peer (issue 19): SGLang's tool-call detectors, from the `llm-router-utils` package, measured in the same run when it
+is importable. That package pins torch and transformers (about 6 GB), so it is in no extra of this project; its
+detectors only import a few packages, so install it with
+    pip install --no-deps llm-router-utils && pip install orjson partial-json-parser msgspec jinja2 openai
+Goals against it: the 1 KB Hermes message with an allow-list faster than SGLang's Hermes detector; chat text with
+calls streamed in 64-character chunks at least 2x SGLang's streaming Hermes detector on the same text; on hostile
+input both columns are printed at 50 KB and 100 KB (and ours alone at 0.5 MB and 1 MB): ours must stay linear.
 """
-import json, time
+import json, logging, time
 from toolcall_lib.parse import parse_tool_calls, ToolCallStreamParser
+
+logging.getLogger('llm_router_utils').setLevel(logging.CRITICAL)   # SGLang logs every call to a tool it was not given
+
+SGLANG_HINT = ('SGLang column skipped: llm-router-utils is not importable. To add it: '
+               'pip install --no-deps llm-router-utils && pip install orjson partial-json-parser msgspec jinja2 openai')
+
+def sglang_detector(parser_name:str):
+    "A fresh SGLang detector for `parser_name` (its registry name), or None without the package (or that name)."
+    try: from llm_router_utils.sglang.srt.function_call.function_call_parser import FunctionCallParser
+    except ImportError: return None
+    detector_class = FunctionCallParser.ToolCallParserEnum.get(parser_name)
+    return detector_class() if detector_class is not None else None
+
+def sglang_tools(tools):
+    "`tools` (OpenAI-shaped dicts) as SGLang's `Tool` objects; SGLang needs a list, so 'a' stands in when there is none."
+    from llm_router_utils.sglang.srt.entrypoints.openai.protocol import Tool
+    tools = tools or [{'type': 'function', 'function': {'name': 'a', 'parameters': {'type': 'object', 'properties': {'x': {'type': 'string'}}}}}]
+    return [Tool(**tool) for tool in tools]
+
+def sglang_parse(parser_name:str, text:str, tools):
+    "One-shot parse with SGLang's detector."
+    return sglang_detector(parser_name).detect_and_parse(text, tools)
+
+def sglang_stream(parser_name:str, text:str, chunk:int, tools):
+    "Feed `text` to a fresh SGLang detector in pieces of `chunk` characters."
+    detector = sglang_detector(parser_name)
+    for start in range(0, len(text), chunk): detector.parse_streaming_increment(text[start:start + chunk], tools)
 
 def best_time(function, repeat:int, number:int=1) -> float:
     "Best wall-clock seconds per call over `repeat` rounds of `number` calls."
@@ -64,39 +100,56 @@ def chat(size:int) -> str:
     piece = prose(2_000) + message + '\n'
     return piece * max(1, size // len(piece))
 
+# Hostile shapes: (name, repeated unit, SGLang parser name or None when SGLang has no detector for that format).
+HOSTILE = [('unclosed <tool_call> tags', '<tool_call>', 'hermes'),
+           ('"{" openers (key: value)', '{"k": ', 'hermes'),
+           ('mentions of tool_calls', 'The reply carries "tool_calls": [] and a tool_calls field. ', 'hermes'),
+           ('unclosed <seed:tool_call>', '<seed:tool_call><function=a><parameter=x>', None),
+           ('bare <function=...> spam', '<function=a>{"x": ', None),
+           ('Functionary >>> spam', '>>>a\n{"x": [', None),
+           ('Command R Action: spam', 'Action: ```json\n[{"tool_name": ', None),
+           ('Harmony to= spam', ' to=functions.a<|channel|>', 'gpt-oss'),
+           ('name-then-parameters spam', '<function_call>a</function_call><function parameter name="x">', None),
+           ('unclosed CDATA values', '<tool_call><invoke name="a"><parameter name="x"><![CDATA[', None),
+           ('DSML without bars', '<DSMLtool_calls><DSMLinvoke name="a"><DSMLparameter name="x" string="false">{', None),
+           ('Step-3 / DeepSeek tokens', '<｜tool_calls_begin｜><steptml:invoke name="a"><｜tool▁calls｜>function<｜tool▁sep｜>', 'step3'),
+           ('keyless objects in a call', '<tool_call>{"name": "a", "arguments": {"x": {"y": 1}, {', 'hermes'),
+           ('unclosed Qwen3-Coder call', '<tool_call>\n<function=a>\n<parameter=x>\n', 'qwen3_coder'),
+           ('unclosed GLM-4.5 call', '<tool_call>a\n<arg_key>x</arg_key>\n<arg_value>', 'glm45'),
+           ('unclosed Kimi K2 call', '<|tool_calls_section_begin|><|tool_call_begin|>functions.a:0<|tool_call_argument_begin|>{"x": ', 'kimi_k2'),
+           ('Pythonic spam', '[a(x=1), a(y=', 'pythonic'),
+           ('DeepSeek V4.1 spaced DSML', '<｜DSML｜ calls><｜DSML｜ invoke name="a"><｜DSML｜ parameter name="x" string="false">{', 'deepseekv41'),
+           ('GigaChat 3.5 GCML', '<｜GCML｜tool_calls><｜GCML｜invoke name="a"><｜GCML｜parameter name="x" string="true">', 'gigachat35'),
+           ('Hunyuan :opensource tags', '<tool_calls:opensource><tool_call:opensource>a<tool_sep:opensource><arg_key:opensource>x</arg_key:opensource><arg_value:opensource>', 'hunyuan'),
+           ('IQuest Q1 calls', '<iquest_tool_call>a<arg_key>x</arg_key><arg_value>', 'iquest_q1'),
+           ('K2 Horizon calls', '<ifm|tool_calls><ifm|tool_call>a<ifm|arg_key>x</ifm|arg_key><ifm|arg_value>', 'k2_horizon'),
+           ('Kimi K3 XTML', '<|open|>tools<|sep|><|open|>call tool="a" index="1"<|sep|><|open|>argument key="x" type="object"<|sep|>{', 'kimi_k3'),
+           ('MiniCPM 5 params', '<function name="a"><param name="x">', 'minicpm5'),
+           ('MiniMax M3 elements', ']<]minimax[>[<tool_call>]<]minimax[>[<invoke name="a">]<]minimax[>[<x>', 'minimax-m3'),
+           ('Muse Glimmer channels', ' to=a<|message|><atem:function_calls><atem:invoke name="a"><atem:parameter name="x">', 'muse'),
+           ('Gemma 4 strings', '<|tool_call>call:a{x:<|"|>', 'gemma4'),
+           ('Gemma 4 nesting', '<|tool_call>call:a{x:{y:[{z:', 'gemma4')]
+
 def cases():
-    "(name, small and large inputs, payload for json.loads of each, goal, tools) per benchmark case."
+    "(name, small and large inputs, payload for json.loads of each, goal, tools, SGLang parser name) per benchmark case."
     rows = []
     small, large = hermes_message(1_000), hermes_message(2_000)
-    rows.append(('Hermes message, 1 call', [small, large], 'within 10x of json.loads'))
-    rows.append(('Hermes 1 KB, allow-list', [small, large], 'within 5x of json.loads', TOOLS))
-    rows.append(('prose, no calls', [(prose(100_000), None), (prose(200_000), None)], '>= 50 MB/s'))
-    rows.append(('chat with calls', [(chat(100_000), None), (chat(200_000), None)], 'stream/64 >= 20 MB/s'))
+    rows.append(('Hermes message, 1 call', [small, large], 'within 10x of json.loads', None, 'hermes'))
+    rows.append(('Hermes 1 KB, allow-list', [small, large], 'within 5x of json.loads, < SGLang', TOOLS, 'hermes'))
+    rows.append(('prose, no calls', [(prose(100_000), None), (prose(200_000), None)], '>= 50 MB/s', None, 'hermes'))
+    rows.append(('chat with calls', [(chat(100_000), None), (chat(200_000), None)], 'stream/64 >= 20 MB/s, >= 2x SGLang', None, 'hermes'))
     MB = 1_000_000
-    rows.append(('unclosed <tool_call> tags', [(filled('<tool_call>', 5_000, MB // 2), None), (filled('<tool_call>', 10_000, MB), None)], '< 0.5 s at 1 MB'))
-    rows.append(('"{" openers (key: value)', [(filled('{"k": ', 25_000, MB // 2), None), (filled('{"k": ', 50_000, MB), None)], '< 0.5 s at 1 MB'))
     opening = 'Saving.\n<tool_call>{"name": "write_file", "arguments": {"path": "a.txt", "content": "'
-    rows.append(('unterminated string', [(opening + prose(MB // 2), None), (opening + prose(MB), None)], '< 0.5 s at 1 MB'))
-    mention = 'The reply carries "tool_calls": [] and a tool_calls field. '
-    rows.append(('mentions of tool_calls', [(filled(mention, 5_000, MB // 2), None), (filled(mention, 10_000, MB), None)], '< 0.5 s at 1 MB'))
-    for name, unit in (('unclosed <seed:tool_call>', '<seed:tool_call><function=a><parameter=x>'),
-                       ('bare <function=...> spam', '<function=a>{"x": '),
-                       ('Functionary >>> spam', '>>>a\n{"x": ['),
-                       ('Command R Action: spam', 'Action: ```json\n[{"tool_name": '),
-                       ('Harmony to= spam', ' to=functions.a<|channel|>'),
-                       ('name-then-parameters spam', '<function_call>a</function_call><function parameter name="x">'),
-                       ('unclosed CDATA values', '<tool_call><invoke name="a"><parameter name="x"><![CDATA['),
-                       ('DSML without bars', '<DSMLtool_calls><DSMLinvoke name="a"><DSMLparameter name="x" string="false">{'),
-                       ('Step-3 / DeepSeek tokens', '<｜tool_calls_begin｜><steptml:invoke name="a"><｜tool▁calls｜>function<｜tool▁sep｜>'),
-                       ('keyless objects in a call', '<tool_call>{"name": "a", "arguments": {"x": {"y": 1}, {')):
-        rows.append((name, [(filled(unit, 5_000, MB // 2), None), (filled(unit, 10_000, MB), None)], '< 0.5 s at 1 MB'))
+    rows.append(('unterminated string', [(opening + prose(MB // 2), None), (opening + prose(MB), None)], '< 0.5 s at 1 MB', None, None))
+    for name, unit, _ in HOSTILE:
+        rows.append((name, [(filled(unit, 5_000, MB // 2), None), (filled(unit, 10_000, MB), None)], '< 0.5 s at 1 MB', None, None))
     return rows
 
 def run() -> list:
     "Measure every case at both sizes; return one dict per measurement."
-    results = []
-    for name, inputs, goal, *extra in cases():
-        tools = extra[0] if extra else None
+    results, peer = [], sglang_detector('hermes') is not None
+    for name, inputs, goal, tools, sglang_name in cases():
+        peer_tools = sglang_tools(tools or TOOLS) if peer and sglang_name else None   # SGLang drops calls to tools it was not given
         for text, payload in inputs:
             baseline_input = payload if payload is not None else json.dumps(text)
             number = 200 if len(text) < 10_000 else 1
@@ -105,9 +158,17 @@ def run() -> list:
             json_seconds = best_time(lambda: json.loads(baseline_input), repeat, number)
             stream_seconds = best_time(lambda: stream(text, 64, tools), repeat, max(1, number // 10))
             one_feed_seconds = best_time(lambda: stream(text, len(text), tools), repeat, number)
+            sglang_seconds = sglang_stream_seconds = None
+            if peer_tools is not None:
+                sglang_seconds = best_time(lambda: sglang_parse(sglang_name, text, peer_tools), repeat, number)
+                sglang_stream_seconds = best_time(lambda: sglang_stream(sglang_name, text, 64, peer_tools), repeat, max(1, number // 10))
             megabytes_per_second = len(text) / parse_seconds / 1e6
-            if goal.startswith('within'): met = parse_seconds <= int(goal.split()[1][:-1]) * json_seconds
-            elif goal.startswith('stream/64'): met = len(text) / stream_seconds / 1e6 >= 20
+            if goal.startswith('within'):
+                met = parse_seconds <= int(goal.split()[1][:-1]) * json_seconds
+                if 'SGLang' in goal and sglang_seconds is not None: met = met and parse_seconds < sglang_seconds
+            elif goal.startswith('stream/64'):
+                met = len(text) / stream_seconds / 1e6 >= 20
+                if sglang_stream_seconds is not None: met = met and sglang_stream_seconds >= 2 * stream_seconds
             elif goal.startswith('>='): met = megabytes_per_second >= 50
             else: met = parse_seconds < 0.5 or len(text) < 900_000
             results.append({'case': name, 'chars': len(text), 'parse_ms': parse_seconds * 1e3, 'json_loads_ms': json_seconds * 1e3,
@@ -115,18 +176,57 @@ def run() -> list:
                             'stream_64_ms': stream_seconds * 1e3, 'stream_64_mb_per_s': len(text) / stream_seconds / 1e6,
                             'stream_one_feed_ms': one_feed_seconds * 1e3,
                             'stream_64_vs_parse': stream_seconds / parse_seconds, 'stream_one_feed_vs_parse': one_feed_seconds / parse_seconds,
+                            'sglang_ms': None if sglang_seconds is None else sglang_seconds * 1e3,
+                            'sglang_stream_64_ms': None if sglang_stream_seconds is None else sglang_stream_seconds * 1e3,
                             'calls': len(parse_tool_calls(text, tools).calls)})
     return results
 
+PEER_BUDGET = 10.0   # seconds: a peer that takes longer than this at 50 KB is not run at 100 KB
+
+def run_hostile_side_by_side() -> list:
+    "Each hostile shape at 50 KB and 100 KB, one-shot and streamed in 64-character chunks, ours beside SGLang's detector."
+    results = []
+    for name, unit, sglang_name in HOSTILE:
+        if sglang_name is None or sglang_detector(sglang_name) is None: continue
+        peer_tools, over_budget = sglang_tools(None), False
+        for size in (50_000, 100_000):
+            text = filled(unit, size // 100, size)
+            row = {'case': name, 'chars': len(text), 'parser': sglang_name,
+                   'parse_ms': best_time(lambda: parse_tool_calls(text), 3) * 1e3, 'stream_64_ms': best_time(lambda: stream(text, 64), 1) * 1e3}
+            for key, function in (('sglang_ms', lambda: sglang_parse(sglang_name, text, peer_tools)),
+                                  ('sglang_stream_64_ms', lambda: sglang_stream(sglang_name, text, 64, peer_tools))):
+                if over_budget: row[key] = None; continue
+                try: row[key] = best_time(function, 1) * 1e3
+                except Exception as error: row[key] = f'{type(error).__name__}'
+                if isinstance(row[key], float) and row[key] > PEER_BUDGET * 1e3: over_budget = True
+            results.append(row)
+    return results
+
+def _ms(value) -> str:
+    if value is None: return '—'
+    return value if isinstance(value, str) else f'{value:.1f}' if value >= 100 else f'{value:.3f}'
+
 def main():
     rows = run()
+    peer = any(row['sglang_ms'] is not None for row in rows)
     header = (f"{'case':28} {'chars':>9} {'parse ms':>10} {'json.loads ms':>14} {'ratio':>7} {'MB/s':>7} {'calls':>5}"
-              f" {'stream/64 ms':>13} {'MB/s':>6} {'vs parse':>8} {'1 feed ms':>10} {'vs parse':>8}  goal")
+              f" {'stream/64 ms':>13} {'MB/s':>6} {'vs parse':>8} {'1 feed ms':>10} {'vs parse':>8} {'SGLang ms':>10} {'SGL/64 ms':>10}  goal")
     print(header); print('-' * len(header))
     for row in rows:
         print(f"{row['case']:28} {row['chars']:>9,} {row['parse_ms']:>10.3f} {row['json_loads_ms']:>14.3f} {row['ratio']:>6.1f}x "
               f"{row['mb_per_s']:>7.1f} {row['calls']:>5} {row['stream_64_ms']:>13.3f} {row['stream_64_mb_per_s']:>6.1f} {row['stream_64_vs_parse']:>7.1f}x "
-              f"{row['stream_one_feed_ms']:>10.3f} {row['stream_one_feed_vs_parse']:>7.1f}x  {row['goal']} {'ok' if row['met'] else 'MISSED'}")
-    return rows
+              f"{row['stream_one_feed_ms']:>10.3f} {row['stream_one_feed_vs_parse']:>7.1f}x {_ms(row['sglang_ms']):>10} {_ms(row['sglang_stream_64_ms']):>10}"
+              f"  {row['goal']} {'ok' if row['met'] else 'MISSED'}")
+    if not peer:
+        print('\n' + SGLANG_HINT)
+        return rows
+    print('\nHostile input side by side (SGLang: the detector for that format; one run each; "—": over budget at 50 KB)')
+    header = f"{'case':28} {'SGLang parser':>13} {'chars':>8} {'ours ms':>9} {'ours /64 ms':>11} {'SGLang ms':>10} {'SGLang /64 ms':>13}"
+    print(header); print('-' * len(header))
+    side = run_hostile_side_by_side()
+    for row in side:
+        print(f"{row['case']:28} {row['parser']:>13} {row['chars']:>8,} {row['parse_ms']:>9.2f} {row['stream_64_ms']:>11.2f} "
+              f"{_ms(row['sglang_ms']):>10} {_ms(row['sglang_stream_64_ms']):>13}")
+    return rows, side
 
 if __name__ == '__main__': main()

@@ -11,7 +11,8 @@ CORPUS = Path(__file__).parent / 'corpus' / 'parse'
 EXPECTED = json.loads((CORPUS / 'expected.json').read_text(encoding='utf-8'))
 MARKUP = ('<tool_call', '</tool_call', '<|', '<｜', '[TOOL_CALLS]', '<invoke', '<function_call', '<minimax:', '<arg_key',
           '<parameter', '</think>', '<think>', 'functools[', '<seed:', '<steptml:', '<function', '</function', '>>>', 'Action:',
-          'DSML', '<tool', '</tool', '<argument', 'to=functions.', '```')
+          'DSML', '<tool', '</tool', '<argument', 'to=functions.', '```', 'GCML', '<ifm|', '</ifm|', ']<]minimax[>[', '<atem:', '<iquest',
+          '<param', 'to=', '<tool_call|>', '<|"|>')
 
 def read(case): return (CORPUS / f'{case}.txt').read_text(encoding='utf-8')
 

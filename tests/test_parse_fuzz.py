@@ -24,15 +24,26 @@ FRAGMENTS = ['<tool_call>', '</tool_call>', '<tool_calls>', '</tool_calls>', '<f
              ' to=functions.a', '<｜tool▁calls｜>', 'function<｜tool▁sep｜>a\n', '<|DSML|tool_calls>', '<DSMLinvoke name="a">',
              '</DSMLinvoke>', 'Action:', 'Action: ```json\n', '<tool name="a">', '</tool>', '<tool_use>', '</tool_use>',
              '<function parameter name="x">', '</function parameter>', '<argument name="x">', '</argument>', '<![CDATA[', ']]>',
-             '<|inner_prefix|>', '<|inner_suffix|>', "a(x=b'z')", 'a(x=1e999)', 'a(x={1})']
+             '<|inner_prefix|>', '<|inner_suffix|>', "a(x=b'z')", 'a(x=1e999)', 'a(x={1})',
+             # the newest families (issue 19)
+             '<｜DSML｜ calls>', '</｜DSML｜ calls>', '<｜DSML｜ invoke name="a">', '<｜DSML｜ parameter name="x" string="false">',
+             '<｜GCML｜tool_calls>', '<｜GCML｜invoke name="a">', '<｜GCML｜parameter name="x" string="true">', '</｜GCML｜parameter>',
+             '<tool_calls:opensource>', '<tool_call:opensource>', '<tool_sep>', '<tool_sep:opensource>', '<arg_key:opensource>',
+             '</arg_value:opensource>', '<iquest_tool_call>', '</iquest_tool_call>', '<ifm|tool_calls>', '<ifm|tool_call>',
+             '<ifm|arg_key>', '</ifm|arg_value>', '<ifm|think>', '</ifm|tool_calls>', '<|open|>tools<|sep|>', '<|open|>call tool="a" index="1"<|sep|>',
+             '<|open|>argument key="x" type="integer"<|sep|>', '<|close|>argument<|sep|>', '<|close|>call<|sep|>', '<|close|>tools<|sep|>',
+             '<|open|>think<|sep|>', '<|close|>response<|sep|>', '<param name="x">', '</param>', '&lt;', ']<]minimax[>[',
+             ']<]minimax[>[<tool_call>', ']<]minimax[>[<invoke name="a">', '<item>', '</item>', ' to=a<|message|>', ' to=user<|message|>',
+             '<atem:function_calls>', '<atem:invoke name="a">', '<atem:parameter name="x">', '<|eom|>', '<|eot|>', '<|tool_call>',
+             '<tool_call|>', 'call:a{', '<|"|>', 'x:', "[a(x='1\n2')]"]
 
 hostile_text = st.one_of(
     st.text(max_size=200),
     st.lists(st.one_of(st.sampled_from(FRAGMENTS), st.text(max_size=5)), max_size=40).map(''.join))
 
-def run_stream(text, cuts, tools=None, thinking=False):
+def run_stream(text, cuts, tools=None, thinking=False, reasoning_calls=False):
     "Feed `text` cut at the positions `cuts`; return (events, result)."
-    parser = ToolCallStreamParser(tools, thinking=thinking)
+    parser = ToolCallStreamParser(tools, thinking=thinking, reasoning_calls=reasoning_calls)
     events, previous = [], 0
     for cut in sorted(set(cuts)) + [len(text)]:
         events += parser.feed(text[previous:cut]); previous = cut
@@ -70,9 +81,9 @@ def test_streaming_equals_one_shot(data):
     text = data.draw(hostile_text)
     cuts = data.draw(st.lists(st.integers(0, len(text)), max_size=12))
     tools = data.draw(st.sampled_from([None, ['a', 'get_weather']]))
-    thinking = data.draw(st.booleans())
-    events, streamed = run_stream(text, cuts, tools, thinking)
-    expected = parse_tool_calls(text, tools, thinking=thinking)
+    thinking, reasoning_calls = data.draw(st.booleans()), data.draw(st.booleans())   # reasoning_calls: the Trinity opt-in
+    events, streamed = run_stream(text, cuts, tools, thinking, reasoning_calls)
+    expected = parse_tool_calls(text, tools, thinking=thinking, reasoning_calls=reasoning_calls)
     assert streamed == expected
     assert ''.join(e.text for e in events if isinstance(e, TextDelta)) == expected.text
     assert ''.join(e.text for e in events if isinstance(e, ReasoningDelta)) == expected.reasoning
@@ -166,13 +177,43 @@ def render(fmt, name, arguments):
     if fmt == 'seed_name_then_parameters':
         return f'<function_call>{name}</function_call>' + ''.join(f'<function parameter name="{k}">{v}</function parameter>' for k, v in arguments.items())
     if fmt == 'seed_invoke_json': return f'<function_calls><invoke name="{name}">{as_json}</invoke></function_calls>'
+    if fmt in ('dsml_spaced', 'gcml'):
+        prefix = '｜DSML｜ ' if fmt == 'dsml_spaced' else '｜GCML｜'
+        wrapper = 'calls' if fmt == 'dsml_spaced' else 'tool_calls'
+        values = ''.join(f'<{prefix}parameter name="{k}" string="true">{v}</{prefix}parameter>\n' for k, v in arguments.items())
+        return f'<{prefix}{wrapper}>\n<{prefix}invoke name="{name}">\n{values}</{prefix}invoke>\n</{prefix}{wrapper}>'
+    if fmt in ('hunyuan', 'hunyuan_hy4', 'hunyuan_shipping'):
+        suffix = ':opensource' if fmt == 'hunyuan_shipping' else ''
+        separator = '' if fmt == 'hunyuan_hy4' else f'<tool_sep{suffix}>'
+        pairs = ''.join(f'<arg_key{suffix}>{k}</arg_key{suffix}>\n<arg_value{suffix}>{v}</arg_value{suffix}>\n' for k, v in arguments.items())
+        return f'<tool_calls{suffix}>\n<tool_call{suffix}>{name}{separator}\n{pairs}</tool_call{suffix}>\n</tool_calls{suffix}>'
+    if fmt == 'iquest':
+        return f'<iquest_tool_call>{name}' + ''.join(f'<arg_key>{k}</arg_key><arg_value>{v}</arg_value>' for k, v in arguments.items()) + '</iquest_tool_call>'
+    if fmt == 'k2_horizon':
+        pairs = ''.join(f'<ifm|arg_key>{k}</ifm|arg_key><ifm|arg_value>{v}</ifm|arg_value>' for k, v in arguments.items())
+        return f'<ifm|tool_calls><ifm|tool_call>{name}{pairs}</ifm|tool_call></ifm|tool_calls>'
+    if fmt == 'k2_horizon_json': return f'<ifm|tool_calls><ifm|tool_call>{json.dumps({"name": name, "arguments": arguments})}</ifm|tool_call></ifm|tool_calls>'
+    if fmt == 'kimi_k3':
+        values = ''.join(f'<|open|>argument key="{k}" type="string"<|sep|>{v}<|close|>argument<|sep|>' for k, v in arguments.items())
+        return f'<|open|>tools<|sep|><|open|>call tool="{name}" index="1"<|sep|>{values}<|close|>call<|sep|><|close|>tools<|sep|>'
+    if fmt == 'minicpm5': return f'<function name="{name}">' + ''.join(f'<param name="{k}">{v}</param>' for k, v in arguments.items()) + '</function>'
+    if fmt == 'minimax_m3':
+        ns = ']<]minimax[>['
+        values = ''.join(f'{ns}<{k}>{v}{ns}</{k}>\n' for k, v in arguments.items())
+        return f'{ns}<tool_call>\n{ns}<invoke name="{name}">\n{values}{ns}</invoke>\n{ns}</tool_call>'
+    if fmt == 'muse_glimmer':
+        values = ''.join(f'<atem:parameter name="{k}">{v}</atem:parameter>\n' for k, v in arguments.items())
+        return f'<|start|>assistant to={name}<|message|><atem:function_calls>\n<atem:invoke name="{name}">\n{values}</atem:invoke>\n</atem:function_calls><|eom|>'
+    if fmt == 'gemma4':
+        return '<|tool_call>call:' + name + '{' + ','.join(f'{k}:<|"|>{v}<|"|>' for k, v in arguments.items()) + '}<tool_call|>'
     raise ValueError(fmt)
 
 FORMATS = ['hermes', 'mistral', 'mistral_list', 'granite', 'phi4_mini', 'internlm', 'llama3_json', 'json', 'pythonic', 'lfm2',
            'qwen3_coder', 'glm45', 'minimax', 'invoke', 'dsml', 'deepseek_v3', 'deepseek_v31', 'kimi_k2', 'harmony', 'text_kv',
            'seed_oss', 'qwen3_coder_bare', 'functionary_v31', 'functionary_named', 'functionary_v32', 'step3', 'apertus',
            'harmony_recipient_first', 'deepseek_r1_short', 'dsml_ascii', 'dsml_bare', 'command_r', 'seed_arguments', 'seed_tool',
-           'seed_name_then_parameters', 'seed_invoke_json']
+           'seed_name_then_parameters', 'seed_invoke_json', 'dsml_spaced', 'gcml', 'hunyuan', 'hunyuan_hy4', 'hunyuan_shipping', 'iquest',
+           'k2_horizon', 'k2_horizon_json', 'kimi_k3', 'minicpm5', 'minimax_m3', 'muse_glimmer', 'gemma4']
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())

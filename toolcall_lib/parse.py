@@ -4,7 +4,7 @@
 
 # %% ../nbs/03_parse.ipynb 2
 from __future__ import annotations
-import ast, dataclasses, itertools, json, re
+import ast, dataclasses, html, itertools, json, re
 from dataclasses import dataclass
 from typing import Any
 import json_repair
@@ -15,7 +15,7 @@ __all__ = ['REPAIR_LIMIT', 'REPAIR_BUDGET', 'REPAIR_ATTEMPTS', 'PYTHONIC_LIMIT',
            'CallAbandoned', 'CallRejected', 'match_tool_name', 'loads_lenient', 'ToolCallStreamParser',
            'parse_tool_calls']
 
-# %% ../nbs/03_parse.ipynb 5
+# %% ../nbs/03_parse.ipynb 11
 def _short(value, limit:int=60) -> str:
     text = repr(value)
     return text if len(text) <= limit else text[:limit - 3] + '...'
@@ -44,7 +44,7 @@ class ToolCall:
         cut = '' if self.complete else ', complete=False'
         return f'ToolCall({self.name}({arguments}), span={self.span}, format={self.format!r}{cut})'
 
-# %% ../nbs/03_parse.ipynb 9
+# %% ../nbs/03_parse.ipynb 15
 @dataclass(frozen=True)
 class RejectedCall:
     "Tool-call markup that did not become a call, and why."
@@ -84,7 +84,7 @@ class ParseResult:
                 f'rejected_by_policy={self.rejected_by_policy}, rejected_tool_names={list(self.rejected_tool_names)!r}, '
                 f'text={_short(self.text)}{refusals})')
 
-# %% ../nbs/03_parse.ipynb 11
+# %% ../nbs/03_parse.ipynb 17
 class StreamEvent:
     "Base class of the events `ToolCallStreamParser` yields."
     kind = ''
@@ -141,7 +141,7 @@ class CallRejected(StreamEvent):
     reason: str = '' # Why it was refused, as in `RejectedCall.reason`
     kind = 'call_rejected'
 
-# %% ../nbs/03_parse.ipynb 14
+# %% ../nbs/03_parse.ipynb 20
 _ALNUM = frozenset('abcdefghijklmnopqrstuvwxyz0123456789')
 
 def _loose(name:str) -> str: return ''.join(char for char in name.lower() if char in _ALNUM)
@@ -214,14 +214,14 @@ def _policy_for(tools) -> _ToolPolicy:
         return policy
     return _ToolPolicy(tools)
 
-# %% ../nbs/03_parse.ipynb 15
+# %% ../nbs/03_parse.ipynb 21
 def match_tool_name(name:str, # A tool name as the model wrote it
                     tools=None, # None (any name), or a list of tool names or tool schemas
                    ) -> str|None:
     "The canonical name `name` resolves to under the allow-list `tools`, or None when it is not allowed."
     return _policy_for(tools).resolve(name)
 
-# %% ../nbs/03_parse.ipynb 18
+# %% ../nbs/03_parse.ipynb 24
 REPAIR_LIMIT = 8_192 # Longest payload handed to json-repair
 REPAIR_BUDGET = 16_384 # Total characters one parse may hand to json-repair
 REPAIR_ATTEMPTS = 64 # Most times one parse may call json-repair (it is slowest on many small broken values)
@@ -288,7 +288,7 @@ def _loads(text:str, budget:_Budget):
     if value == '' and stripped[0] not in '"\'': return _FAILED
     return value
 
-# %% ../nbs/03_parse.ipynb 19
+# %% ../nbs/03_parse.ipynb 25
 def loads_lenient(text:str, # JSON as a model wrote it
                   default=None, # Returned when the text cannot be read as JSON
                  ):
@@ -296,7 +296,7 @@ def loads_lenient(text:str, # JSON as a model wrote it
     value = _loads(text, _Budget())
     return default if value is _FAILED else value
 
-# %% ../nbs/03_parse.ipynb 22
+# %% ../nbs/03_parse.ipynb 28
 _ARGUMENT_KEYS = ('input', 'arguments', 'args', 'parameters', 'params')
 _NAME_KEYS = ('name', 'tool_name', 'tool', 'function')
 
@@ -353,7 +353,7 @@ def _calls_from_payload(value, strict:bool=False) -> list:
     call = _call_from_object(value, strict)
     return [call] if call else []
 
-# %% ../nbs/03_parse.ipynb 25
+# %% ../nbs/03_parse.ipynb 31
 def _decode_arguments(arguments, budget:_Budget) -> dict:
     if arguments is None: return {}
     if isinstance(arguments, dict): return arguments
@@ -367,7 +367,7 @@ def _decode_arguments(arguments, budget:_Budget) -> dict:
         return value if isinstance(value, dict) else {'_raw': arguments}
     return {'_raw': arguments}
 
-# %% ../nbs/03_parse.ipynb 28
+# %% ../nbs/03_parse.ipynb 34
 PYTHONIC_LIMIT = 16_384 # Longest Pythonic call list handed to `ast.parse`
 _JSON_WORDS = {'true': True, 'false': False, 'null': None}
 
@@ -396,11 +396,36 @@ def _dotted_name(node) -> str|None:
     parts.append(node.id)
     return '.'.join(reversed(parts))
 
+def _escape_raw_newlines(source:str) -> str:
+    """`source` with every raw line break inside a one-line string literal written as `\\n`: models (Llama 4, LFM2) put
+    real newlines in `'...'` strings, which Python refuses. One pass; triple-quoted strings are left as they are."""
+    pieces, start, position, quote, length = [], 0, 0, None, len(source)
+    while position < length:
+        char = source[position]
+        if quote is None:
+            if char in '"\'':
+                if source.startswith(char * 3, position):   # a triple-quoted string may hold newlines: skip past it
+                    end = source.find(char * 3, position + 3)
+                    if end == -1: break
+                    position = end + 3; continue
+                quote = char
+        elif char == '\\': position += 1
+        elif char == quote: quote = None
+        elif char in '\r\n':
+            pieces.append(source[start:position]); pieces.append('\\n' if char == '\n' else '\\r'); start = position + 1
+        position += 1
+    return ''.join(pieces) + source[start:] if pieces else source
+
 def _pythonic_calls(source:str) -> list:
     """Calls in a Pythonic call list (or a single call); empty unless every element is a call with literal keyword
     values. A call whose literals have no JSON form (bytes, sets, `1e999`) is refused with its reason; its siblings stay."""
     if len(source) > PYTHONIC_LIMIT: return []
     try: tree = ast.parse(source.strip(), mode='eval')
+    except SyntaxError:
+        escaped = _escape_raw_newlines(source.strip()) if '\n' in source or '\r' in source else None
+        try: tree = ast.parse(escaped, mode='eval') if escaped else None
+        except Exception: tree = None
+        if tree is None: return []
     except Exception: return []
     body = tree.body
     items = body.elts if isinstance(body, (ast.List, ast.Tuple)) else [body]
@@ -437,7 +462,7 @@ def _payload_calls(source:str, budget:_Budget, strict:bool=False) -> list:
     value = _loads(stripped, budget) if stripped else _FAILED
     return [] if value is _FAILED else _calls_from_payload(value, strict)
 
-# %% ../nbs/03_parse.ipynb 31
+# %% ../nbs/03_parse.ipynb 37
 class _Finder:
     "`str.find` with memory: a marker's next occurrence is searched for again only once the caller has moved past it."
     __slots__ = ('text', 'found')
@@ -464,7 +489,7 @@ class _Finder:
         self.found[key] = (start, result)
         return result
 
-# %% ../nbs/03_parse.ipynb 34
+# %% ../nbs/03_parse.ipynb 40
 _KEY_START, _NON_SPACE, _SPACE_AT = re.compile(r'[^\s/]'), re.compile(r'\S'), re.compile(r'\s')
 
 def _scan_attributes(text:str) -> dict:
@@ -490,7 +515,7 @@ def _scan_attributes(text:str) -> dict:
         if key and _SPACE_AT.search(key) is None: attributes.setdefault(key, value)
     return attributes
 
-# %% ../nbs/03_parse.ipynb 37
+# %% ../nbs/03_parse.ipynb 43
 def _schema_types(schema) -> list:
     if not isinstance(schema, dict): return []
     declared = schema.get('type')
@@ -519,7 +544,17 @@ def _typed(text:str, schema, budget:_Budget):
             if isinstance(value, dict if kind == 'object' else list): return value
     return text
 
-# %% ../nbs/03_parse.ipynb 40
+def _typed_tree(value, schema, budget:_Budget):
+    "`value` with its text leaves typed by `schema`: an object's by its `properties`, an array's by its `items`."
+    if isinstance(value, str): return _typed(value, schema, budget)
+    if not isinstance(schema, dict): return value
+    if isinstance(value, dict):
+        properties = schema.get('properties') if isinstance(schema.get('properties'), dict) else {}
+        return {key: _typed_tree(item, properties.get(key), budget) for key, item in value.items()}
+    if isinstance(value, list): return [_typed_tree(item, schema.get('items'), budget) for item in value]
+    return value
+
+# %% ../nbs/03_parse.ipynb 46
 _CDATA_OPEN, _CDATA_CLOSE = '<![CDATA[', ']]>'
 
 def _element_value(text:str) -> str:
@@ -576,6 +611,7 @@ def _parameters(body:str, prefix:str='', budget:_Budget|None=None):
                 key = attributes.get('name', '').strip()
             if not key: continue
             value = _element_value(content)
+            if kind == 'param' and _CDATA_OPEN not in content: value = html.unescape(value)   # MiniCPM 5 escapes `<`, `&`
             if attributes.get('string') == 'false' and (decoded := _loads(value, budget or _Budget())) is not _FAILED:
                 _add_argument(arguments, key, decoded, repeated); continue
             _add_argument(arguments, key, value, repeated)
@@ -608,7 +644,7 @@ def _child_fields(text:str) -> dict:
     for tag, _, content in _child_elements(text): _add_argument(fields, tag, _element_value(content), repeated)
     return fields
 
-# %% ../nbs/03_parse.ipynb 43
+# %% ../nbs/03_parse.ipynb 49
 _HARD_MARKERS = ('<|', '<｜', '<tool_call', '<function_call', '<think>', '[TOOL_CALLS]')
 _HARD_LONGEST = max(map(len, _HARD_MARKERS))
 # Runs the scan can skip in C: outside strings, ordinary characters and whole strings; inside a string, its body up to
@@ -654,7 +690,7 @@ def _scan_value(text:str, state:list, final:bool, markers:bool=True):
     state[:] = [length, depth, quote]
     return length if final else None
 
-# %% ../nbs/03_parse.ipynb 46
+# %% ../nbs/03_parse.ipynb 52
 def _cut_inside_value(source:str) -> bool:
     "Whether the JSON or Pythonic value `source` opens with is cut off: brackets or a string still open at its end."
     start = len(source) - len(source.lstrip())
@@ -663,7 +699,7 @@ def _cut_inside_value(source:str) -> bool:
     _scan_value(source, state, final=True, markers=False)
     return state[1] > 0 or bool(state[2])
 
-# %% ../nbs/03_parse.ipynb 49
+# %% ../nbs/03_parse.ipynb 55
 _LOOKAHEAD = 64
 _WHITESPACE = ' \t\r\n'
 
@@ -683,7 +719,7 @@ def _identifier_end(text:str, position:int, final:bool):
     if position < end: return position
     return -1 if final or position >= limit else None
 
-# %% ../nbs/03_parse.ipynb 52
+# %% ../nbs/03_parse.ipynb 58
 @dataclass(frozen=True)
 class _Family:
     "A format family: the markers that open it in prose and the function that reads from there."
@@ -692,6 +728,7 @@ class _Family:
     open: Any   # open(scanner, text, position, marker, final) -> segment, None (wait for more text) or False (prose after all)
 
 _FAMILIES = {}   # name -> _Family, in registration order
+_NOT_CALLS = {'harmony', 'minimax_m3'}   # families whose opener may also start a channel or a reasoning block
 _COMPILED = []   # [_Markers] built from the table on first use, dropped when the table changes
 
 def _register(name:str, openers, open):
@@ -755,6 +792,10 @@ class _Markers:
         prefixes = {literal[:end] for literal in self.literals for end in range(1, len(literal) + 1)}
         self.longest = max(map(len, self.literals))
         self.tail = re.compile(f'(?:{_trie_pattern(prefixes)})\\Z') if prefixes else None
+        # For `reasoning_calls=True`: the openers of families that read calls (not reasoning, hidden tokens or channels).
+        call_openers = [literal for literal, family in self.by_opener.items() if literal not in self.word_literals
+                        and family.name not in _NOT_CALLS and not getattr(family.open, 'hidden', False)]
+        self.in_reasoning = re.compile(_trie_pattern(call_openers)) if call_openers else None
 
 def _markers() -> _Markers:
     "The table's `_Markers`, built once per version of the table."
@@ -766,7 +807,7 @@ def _loose_start(text:str, position:int, final:bool):
     if _LOOSE_RE.match(text, position): return True
     return None if not final and _LOOSE_PREFIX_RE.match(text, position) else False
 
-# %% ../nbs/03_parse.ipynb 55
+# %% ../nbs/03_parse.ipynb 61
 def _hold_from(text:str, start:int, markers=None) -> int:
     "Where the end of `text` could still begin a marker (len(text) when nowhere): what a stream must hold back."
     length = len(text)
@@ -787,7 +828,7 @@ def _hold_from(text:str, start:int, markers=None) -> int:
                 and _LOOSE_RE.match(text, position) is None): hold = position   # `_loose_start(...) is None`, cheaper test first
     return hold
 
-# %% ../nbs/03_parse.ipynb 57
+# %% ../nbs/03_parse.ipynb 63
 _ENDS = {}   # closers + stoppers -> one compiled alternation, so a pending block looks for all its ends in one search
 
 class _Block:
@@ -824,7 +865,7 @@ class _Value:
 
     def shift(self, count:int): self.start -= count; self.value_start -= count; self.state[0] -= count
 
-# %% ../nbs/03_parse.ipynb 59
+# %% ../nbs/03_parse.ipynb 65
 def _block_opener(closers:tuple, reader, stoppers:tuple|None=None):
     "`open` for a block from its opening token to one of `closers`; `reader(body, scanner)` -> (format, calls)."
     def open(scanner, text, position, marker, final):
@@ -851,14 +892,15 @@ def _tag_opener(reader, closers:tuple=(), preview:bool=False, block=_Block):
         return scanner.pending.resume(scanner, text, final)
     return open
 
-# %% ../nbs/03_parse.ipynb 61
+# %% ../nbs/03_parse.ipynb 67
 _REASONING_CLOSERS = []   # every reasoning block's closer, added by the families: `thinking=True` starts inside any of them
 _FENCE = (('```',), 'text')
 
 class _Scanner:
     "Segments model text into prose, reasoning, hidden markup and calls; resumable between chunks."
-    def __init__(self, loose:bool=True):
+    def __init__(self, loose:bool=True, reasoning_calls:bool=False):
         self.loose = loose          # look for JSON / Pythonic calls loose in prose
+        self.reasoning_calls = reasoning_calls   # read calls written inside reasoning blocks (Trinity); off by default
         self.mode = None            # (closers, kind) inside think blocks, fences, reasoning channels
         self.pending = None         # a _Block, _Value (or a family's own pending object) waiting for more text
         self.expect = None          # format of a value that may follow (after <|python_tag|>, ';', ...)
@@ -909,6 +951,15 @@ class _Scanner:
         for candidate in closers:
             at = self.find(text, candidate, position)
             if at != -1 and (found == -1 or at < found): found, closer = at, candidate
+        if kind == 'reasoning' and self.reasoning_calls and self.markers.in_reasoning is not None:
+            at, marker = self.finder_for(text).search(self.markers.in_reasoning, position)
+            if at != -1 and (found == -1 or at < found):   # a call's opener before the end of the reasoning
+                if at > position: return at, kind, text[position:at]
+                opened = self.markers.by_opener[marker].open(self, text, at, marker, final)
+                return opened if opened is not False else (at + len(marker), kind, marker)
+            if found == -1 and not final:   # hold back what may be the start of a closer or of a call's opener
+                end = min(_hold_from(text, position, closers), self.hold(text, position))
+                return (end, kind, text[position:end]) if end > position else None
         if found == -1:
             end = len(text) if final else _hold_from(text, position, closers)
             return (end, kind, text[position:end]) if end > position else None
@@ -999,6 +1050,8 @@ class _Scanner:
             # JSON value that closed (servers that stop generation at `</tool_call>` drop only the tag). Only a body json-repair had to mend (it spent budget) can
             # have been cut inside its value: plain JSON was whole.
             unclosed, repaired = not closed, self.budget.remaining < repair_budget   # at the end of the text, or the next opener
+            if unclosed and (last_end := getattr(block.reader, 'call_closer', None)) and body.rstrip().endswith(last_end):
+                unclosed = False   # the section was left open but its last call was closed (Kimi K3 servers stop there)
             json_body = body.lstrip()[:1] in ('{', '[')
             cut_off = (unclosed and not json_body) or ((unclosed or repaired) and _cut_inside_value(body))
             return end, 'calls', (found_format, calls, block.start, block.body_start, cut_off)
@@ -1028,7 +1081,7 @@ class _Scanner:
             return end, 'rejected', (found_format, '', f'a {found_format} value that does not read as a call', value.start)
         return end, 'text', text[value.value_start:end] if end > value.value_start else None
 
-# %% ../nbs/03_parse.ipynb 63
+# %% ../nbs/03_parse.ipynb 69
 def _after(text:str, position:int, expected:str):
     "Position just past `expected` when it follows `position` after optional space; -1 otherwise (or not yet)."
     cursor = _skip_space(text, position, True)
@@ -1071,7 +1124,7 @@ def _preview(pending, text:str):
     start = _skip_space(text, pending.body_start, True)
     return (pending.name, start, len(text) - pending.longest + 1) if start != -1 else (pending.name, None, None)
 
-# %% ../nbs/03_parse.ipynb 66
+# %% ../nbs/03_parse.ipynb 72
 _HELD_AT_MOST = 1024   # a tail held back while idle is never longer than a marker or the loose look-ahead
 _DELTA_BATCH = 256     # after its first piece, a call's streamed arguments go out in pieces of at least this many characters
 
@@ -1080,9 +1133,10 @@ class ToolCallStreamParser:
     def __init__(self, tools=None, # None (any tool), or a list of tool names or tool schemas
                  *,
                  thinking:bool=False, # The prompt already opened a `<think>` block (Qwen3, DeepSeek-R1 templates): the text starts as reasoning
+                 reasoning_calls:bool=False, # Read calls written inside reasoning blocks (Trinity does); off, reasoning never yields calls
                 ):
         self._policy = _policy_for(tools)
-        self._scanner = _Scanner()
+        self._scanner = _Scanner(reasoning_calls=reasoning_calls)
         if thinking: self._scanner.mode = (tuple(_REASONING_CLOSERS), 'reasoning')
         self._buffer, self._position, self._offset = '', 0, 0
         self._calls, self._rejected, self._refusals, self._found = [], [], [], 0
@@ -1193,7 +1247,7 @@ class ToolCallStreamParser:
         self._announced = None
 
     def _notice_syntax(self, text:str):
-        "The seed counts these words as tool-call syntax wherever they appear, even in an example or a mention."
+        "These words count as tool-call syntax wherever they appear, even in an example or a mention."
         if self._saw: return
         window = self._tail + text
         if any(word in window for word in _SYNTAX_WORDS): self._saw = True
@@ -1257,7 +1311,7 @@ class ToolCallStreamParser:
         if budget.remaining < repair_budget and _cut_inside_value(raw.arguments): complete = False   # the arguments text was cut and mended
         if raw.text_keys:
             properties = self._policy.properties(name)
-            arguments = {key: _typed(value, properties.get(key), self._scanner.budget) if key in raw.text_keys and isinstance(value, str) else value
+            arguments = {key: _typed_tree(value, properties.get(key), self._scanner.budget) if key in raw.text_keys else value
                          for key, value in arguments.items()}
         call = ToolCall(name, arguments, start, end, found_format, raw.id, complete)
         index = len(self._calls)
@@ -1285,16 +1339,17 @@ def _merge_text(events:list) -> list:
         else: merged.extend(run)
     return merged
 
-# %% ../nbs/03_parse.ipynb 69
+# %% ../nbs/03_parse.ipynb 75
 def parse_tool_calls(text:str, # Model output to search for tool calls
                      tools=None, # None (any tool), or a list of tool names or tool schemas (allow-list; schemas also type XML values)
                      *,
                      standalone:bool=False, # Read the whole text as one call payload (no slicing of JSON out of prose)
                      thinking:bool=False, # The prompt already opened a `<think>` block: the text starts as reasoning
+                     reasoning_calls:bool=False, # Read calls written inside reasoning blocks (Trinity); by default reasoning never yields calls
                     ) -> ParseResult:
     "Find the tool calls in `text`, in any of the formats this module knows."
     if not isinstance(text, str): raise TypeError(f'parse_tool_calls() takes a str, got {type(text).__name__}')
-    parser = ToolCallStreamParser(tools, thinking=thinking)
+    parser = ToolCallStreamParser(tools, thinking=thinking, reasoning_calls=reasoning_calls)
     if standalone:
         stripped = text.strip()
         if stripped[:1] in ('{', '[') and not thinking:
@@ -1317,18 +1372,20 @@ def _example_guard(result:ParseResult, text:str) -> ParseResult:
     if '```' not in text or not result.calls: return result
     return ParseResult((), result.saw_tool_call_syntax, False, result.rejected_tool_names, result.text, result.reasoning, result.rejected)
 
-# %% ../nbs/03_parse.ipynb 73
+# %% ../nbs/03_parse.ipynb 79
 def _reasoning_opener(closer:str):
     "`open` for a reasoning block: what follows, up to `closer`, is reasoning."
     def open(scanner, text, position, marker, final):
         scanner.mode = ((closer,), 'reasoning')
         return position + len(marker), 'hidden', None
     if closer not in _REASONING_CLOSERS: _REASONING_CLOSERS.append(closer)
+    open.hidden = True   # opens no call
     return open
 
 def _hidden(scanner, text, position, marker, final):
     "`open` for a token that only disappears from the text."
     return position + len(marker), 'hidden', None
+_hidden.hidden = True
 
 _register('think', ('<think>',), _reasoning_opener('</think>'))
 _register('seed_think', ('<seed:think>',), _reasoning_opener('</seed:think>'))
@@ -1338,9 +1395,9 @@ _register('apertus_think_end', ('<|inner_suffix|>',), _hidden)
 _register('end_tokens', ('<|eot_id|>', '<|eom_id|>', '<|im_end|>', '<|end|>', '<|return|>', '<|call|>', '<|endoftext|>',
                          '<|end_of_text|>', '<|action_end|>', '<|tool_call_end|>', '<|message|>', '<|constrain|>',
                          '<｜end▁of▁sentence｜>', '<|tool_calls_section_end|>', '<｜tool▁calls▁end｜>', '<|tool▁calls▁end|>',
-                         '<｜tool▁call▁end｜>', '</think>'), _hidden)
+                         '<｜tool▁call▁end｜>', '</think>', '<|eot|>', '<|eom|>'), _hidden)
 
-# %% ../nbs/03_parse.ipynb 76
+# %% ../nbs/03_parse.ipynb 82
 _NESTED_NAME_TAGS = ('name', 'tool_name', 'function', 'tool')
 _NESTED_ARGUMENT_TAGS = ('arguments', 'args', 'parameters', 'params', 'input')
 
@@ -1369,7 +1426,7 @@ def _function_calls(body:str, budget:_Budget) -> list:
     calls, spans = [], []
     for inside, content in _elements(body, '<function', '</function>', _Finder(body), spans):
         if inside.startswith('='): name = inside[1:].strip()
-        elif inside.lstrip().startswith('parameter'): continue   # the seed's `<function parameter name=...>`: not a call
+        elif inside.lstrip().startswith('parameter'): continue   # `<function parameter name=...>`: not a call
         else: name = _scan_attributes(inside).get('name', '').strip()
         call = _named_call(name, content, budget, span=spans[-1])
         if call is not None: calls.append(call)
@@ -1385,7 +1442,7 @@ def _glm_calls(body:str) -> list:
     return [_RawCall(name, arguments, text_keys=frozenset(arguments))]
 
 def _nested_field_calls(body:str, attributes:dict, budget:_Budget) -> list:
-    "The seed's nested form: the name in an attribute or a `<name>` child, the arguments in the other children."
+    "The nested form: the name in an attribute or a `<name>` child, the arguments in the other children."
     children = _child_elements(body)
     first = {}
     for tag, _, content in children: first.setdefault(tag, content)
@@ -1425,21 +1482,22 @@ def _tool_call_reader(body, scanner, attributes, opening): return _markup_body_c
 
 _register('hermes', _tag_markers('tool_call'), _tag_opener(_tool_call_reader, closers=('</tool_calls>',), preview=True))
 
-# %% ../nbs/03_parse.ipynb 79
+# %% ../nbs/03_parse.ipynb 85
 def _seed_oss_reader(body, scanner, attributes, opening):
     found_format, calls = _markup_body_calls(body, attributes, scanner.budget)
     return ('seed_oss' if found_format in ('qwen3_coder', 'hermes') else found_format), calls
 
 _register('seed_oss', _tag_markers('seed:tool_call'), _tag_opener(_seed_oss_reader))
 
-# %% ../nbs/03_parse.ipynb 82
+# %% ../nbs/03_parse.ipynb 88
 def _tool_calls_reader(body, scanner, attributes, opening):
+    if ('<arg_key' in body or '<tool_sep>' in body) and '<tool_call' in body: return 'hunyuan', _hunyuan_calls(body)   # Hunyuan's preview tokenizer: no tag suffix
     found_format, calls = _markup_body_calls(body, attributes, scanner.budget)
     return ('jamba' if found_format == 'hermes' else found_format), calls
 
 _register('jamba', _tag_markers('tool_calls'), _tag_opener(_tool_calls_reader))
 
-# %% ../nbs/03_parse.ipynb 85
+# %% ../nbs/03_parse.ipynb 91
 class _ParametersAfter:
     "The `<function parameter name=\"k\">v</function parameter>` elements that follow `<function_call>NAME</function_call>`."
     OPEN, CLOSE = '<function parameter', '</function parameter>'
@@ -1493,7 +1551,7 @@ def _function_call_reader(body, scanner, attributes, opening):
 
 _register('xml', _tag_markers('function_call'), _tag_opener(_function_call_reader, preview=True, block=_FunctionCallBlock))
 
-# %% ../nbs/03_parse.ipynb 88
+# %% ../nbs/03_parse.ipynb 94
 def _invoke_calls(body:str, prefix:str, budget:_Budget) -> list:
     "Calls in `<invoke name=...>` elements (`prefix` is e.g. '｜DSML｜' or 'steptml:'), each with its own span."
     calls, spans = [], []
@@ -1528,7 +1586,7 @@ _register('minimax', _tag_markers('minimax:tool_call'), _tag_opener(_minimax_rea
 _register('tool_use', _tag_markers('tool_use'), _tag_opener(_tool_use_reader))
 _register('tool', ('<tool ',), _tag_opener(_tool_reader))
 
-# %% ../nbs/03_parse.ipynb 91
+# %% ../nbs/03_parse.ipynb 97
 _DSML_PREFIXES = ('｜DSML｜', '|DSML|', 'DSML|', 'DSML')
 
 def _dsml_reader(body, scanner, attributes, opening):
@@ -1538,13 +1596,13 @@ def _dsml_reader(body, scanner, attributes, opening):
 _register('dsml', tuple(marker for prefix in _DSML_PREFIXES for wrapper in ('function_calls', 'tool_calls')
                         for marker in _tag_markers(prefix + wrapper)), _tag_opener(_dsml_reader))
 
-# %% ../nbs/03_parse.ipynb 94
+# %% ../nbs/03_parse.ipynb 100
 def _step3_reader(body, scanner): return 'step3', _invoke_calls(body, 'steptml:', scanner.budget)
 
 _register('step3', ('<｜tool_calls_begin｜>',), _block_opener(('<｜tool_calls_end｜>',), _step3_reader))
 _register('step3_end', ('<｜tool_calls_end｜>',), _hidden)   # a closer left over when a stream's block ended early
 
-# %% ../nbs/03_parse.ipynb 97
+# %% ../nbs/03_parse.ipynb 103
 _DS_CALL_BEGIN, _DS_CALL_END, _DS_SEP = '<｜tool▁call▁begin｜>', '<｜tool▁call▁end｜>', '<｜tool▁sep｜>'
 _DS_CALLS_END = ('<｜tool▁calls▁end｜>', '<|tool▁calls▁end|>')
 
@@ -1583,7 +1641,7 @@ _register('deepseek', ('<｜tool▁calls▁begin｜>', '<|tool▁calls▁begin|>
 _register('deepseek_short', ('<｜tool▁calls｜>', '<｜tool▁call▁begin｜>', '<|tool▁call▁begin|>'),
           _block_opener(_DS_CALLS_END + (_DS_CALL_END, _DS_CALL_END.replace('｜', '|')), _deepseek_reader))
 
-# %% ../nbs/03_parse.ipynb 100
+# %% ../nbs/03_parse.ipynb 106
 def _kimi_calls(body:str) -> list:
     calls, spans = [], []
     for _, inside in _elements(body, '<|tool_call_begin|', '<|tool_call_end|>', _Finder(body), spans):
@@ -1597,7 +1655,7 @@ def _kimi_calls(body:str) -> list:
 
 _register('kimi_k2', ('<|tool_calls_section_begin|>',), _block_opener(('<|tool_calls_section_end|>',), lambda body, scanner: ('kimi_k2', _kimi_calls(body))))
 
-# %% ../nbs/03_parse.ipynb 103
+# %% ../nbs/03_parse.ipynb 109
 def _internlm_calls(body:str, budget:_Budget) -> list:
     stripped = body.strip()
     if not stripped.startswith('<|plugin|>'): return []
@@ -1607,7 +1665,7 @@ def _internlm_calls(body:str, budget:_Budget) -> list:
 _register('internlm', ('<|action_start|>',), _block_opener(('<|action_end|>',), lambda body, scanner: ('internlm', _internlm_calls(body, scanner.budget))))
 _register('lfm2', ('<|tool_call_start|>',), _block_opener(('<|tool_call_end|>',), lambda body, scanner: ('lfm2', _payload_calls(body, scanner.budget))))
 
-# %% ../nbs/03_parse.ipynb 106
+# %% ../nbs/03_parse.ipynb 112
 def _value_opener(found_format:str, keep:int=0):
     "`open` for a token after which a value of `found_format` may follow; the last `keep` characters belong to the value."
     def open(scanner, text, position, marker, final):
@@ -1619,7 +1677,7 @@ _register('llama3_json', ('<|python_tag|>',), _value_opener('llama3_json'))
 _register('granite', ('<|tool_call|>',), _value_opener('granite'))
 _register('phi4_mini', ('functools[',), _value_opener('phi4_mini', keep=1))
 
-# %% ../nbs/03_parse.ipynb 109
+# %% ../nbs/03_parse.ipynb 115
 def _open_mistral(scanner, text, position, marker, final):
     start = _skip_space(text, position + 12, final)
     if start is None: return None
@@ -1647,19 +1705,30 @@ def _open_mistral(scanner, text, position, marker, final):
 
 _register('mistral', ('[TOOL_CALLS]',), _open_mistral)
 
-# %% ../nbs/03_parse.ipynb 112
+# %% ../nbs/03_parse.ipynb 118
 _ANALYSIS = (('<|end|>',), 'reasoning')
+_RECIPIENT_END = re.compile(r'[\s<]')
 
 def _harmony_reader(name:str):
-    def reader(body:str, scanner) -> tuple: return 'harmony', [_RawCall(name, body.strip(), json_slot=True)] if _valid_name(name) else []
+    def reader(body:str, scanner) -> tuple:
+        if not name.startswith('functions.') and body.lstrip().startswith('<atem:function_calls'):   # Muse Glimmer's ATEM channel
+            return 'muse_glimmer', _invoke_calls(body, 'atem:', scanner.budget)
+        call_name = name[len('functions.'):] if name.startswith('functions.') else name
+        return 'harmony', [_RawCall(call_name, body.strip(), json_slot=True)] if _valid_name(call_name) else []
     return reader
 
 def _open_harmony(scanner, text, position, marker, final):
     after = position + len(marker)
+    if marker == 'to=':   # ` to=NAME` where the prompt wrote `<|start|>assistant`: a recipient and then a special token, or prose
+        found = _RECIPIENT_END.search(text, after, after + 257)
+        if found is None: return None if not final and len(text) - after < 257 else False
+        end = found.start()
+        if end == after or not (text.startswith('<|', end) or (not final and text[end:] == '<')): return False
+        if not text.startswith('<|', end): return None
     message = scanner.find(text, '<|message|>', after)
     if message == -1 or message - position > 512:
         if message == -1 and not final and len(text) - position < 512 + len('<|message|>'): return None
-        return False if marker == 'to=functions.' else (after, 'hidden', None)
+        return False if marker == 'to=' else (after, 'hidden', None)
     header = text[position:message]
     body_start = message + len('<|message|>')
     recipient = ''
@@ -1668,18 +1737,18 @@ def _open_harmony(scanner, text, position, marker, final):
     channel_at = header.find('<|channel|>')
     channel = ''
     if channel_at != -1 and header[channel_at + 11:].strip(): channel = header[channel_at + 11:].split(None, 1)[0].split('<', 1)[0]
-    if recipient:
-        name = recipient[len('functions.'):] if recipient.startswith('functions.') else recipient
-        scanner.pending = _Block(position, body_start, ('<|call|>', '<|end|>', '<|return|>'), ('<|start|>', '<|channel|>'),
-                                 _harmony_reader(name), name=name)
+    if recipient and recipient != 'user':   # ` to=user` addresses the person: a channel of prose
+        scanner.pending = _Block(position, body_start, ('<|call|>', '<|end|>', '<|return|>', '<|eot|>', '<|eom|>'),
+                                 ('<|start|>', '<|channel|>'), _harmony_reader(recipient),
+                                 name=recipient[len('functions.'):] if recipient.startswith('functions.') else None)   # a stream may show a Harmony call's JSON early
         return scanner._finish_block(text, final)
-    if marker == 'to=functions.': return False
+    if marker == 'to=' and recipient != 'user': return False
     if channel == 'analysis': scanner.mode = _ANALYSIS
     return body_start, 'hidden', None
 
-_register('harmony', ('<|channel|>', '<|start|>', 'to=functions.'), _open_harmony)
+_register('harmony', ('<|channel|>', '<|start|>', 'to='), _open_harmony)
 
-# %% ../nbs/03_parse.ipynb 115
+# %% ../nbs/03_parse.ipynb 121
 def _open_text_kv(scanner, text, position, marker, final):
     name_start = position + len(marker)
     line_end = text.find('\n', name_start, name_start + 256)
@@ -1699,7 +1768,7 @@ def _open_text_kv(scanner, text, position, marker, final):
 
 _register('text_kv', ('function.name:',), _open_text_kv)
 
-# %% ../nbs/03_parse.ipynb 118
+# %% ../nbs/03_parse.ipynb 124
 def _apertus_calls(body:str, budget:_Budget) -> list:
     value = _loads(body.strip(), budget)
     if value is _FAILED: return []
@@ -1714,10 +1783,11 @@ def _apertus_calls(body:str, budget:_Budget) -> list:
 _register('apertus', ('<|tools_prefix|>',), _block_opener(('<|tools_suffix|>',), lambda body, scanner: ('apertus', _apertus_calls(body, scanner.budget))))
 _register('apertus_end', ('<|tools_suffix|>',), _hidden)
 
-# %% ../nbs/03_parse.ipynb 121
+# %% ../nbs/03_parse.ipynb 127
 def _bare_function_reader(body, scanner):
     calls = _function_calls(body, scanner.budget)
-    return ('qwen3_coder' if calls and all(call.text_keys for call in calls) else 'functionary'), calls
+    if not (calls and all(call.text_keys for call in calls)): return 'functionary', calls
+    return ('minicpm5' if '<param ' in body else 'qwen3_coder'), calls
 
 def _open_function(scanner, text, position, marker, final):
     end = text.find('>', position, position + 1024)
@@ -1729,7 +1799,7 @@ def _open_function(scanner, text, position, marker, final):
 
 _register('functionary', ('<function=', '<function '), _open_function)
 
-# %% ../nbs/03_parse.ipynb 124
+# %% ../nbs/03_parse.ipynb 130
 def _open_functionary_v32(scanner, text, position, marker, final):
     start = position + len(marker)
     name_end = _identifier_end(text, start, final)
@@ -1745,7 +1815,7 @@ def _open_functionary_v32(scanner, text, position, marker, final):
 
 _register('functionary_v32', ('>>>',), _open_functionary_v32)
 
-# %% ../nbs/03_parse.ipynb 127
+# %% ../nbs/03_parse.ipynb 133
 def _command_r_reader(body, scanner):
     value = _loads(body.strip(), scanner.budget)
     return 'command_r', _calls_from_payload(value) if value is not _FAILED else []
@@ -1762,3 +1832,238 @@ def _open_command_r(scanner, text, position, marker, final):
     return scanner._finish_block(text, final)
 
 _register('command_r', ('Action:',), _open_command_r)
+
+# %% ../nbs/03_parse.ipynb 136
+_DSML_SPACED = '｜DSML｜ '
+
+def _dsml_spaced_reader(body, scanner, attributes, opening): return 'dsml', _invoke_calls(body, _DSML_SPACED, scanner.budget)
+
+_register('dsml_spaced', tuple(marker for wrapper in ('calls', 'tool_calls', 'function_calls') for marker in _tag_markers(_DSML_SPACED + wrapper)),
+          _tag_opener(_dsml_spaced_reader))
+
+# %% ../nbs/03_parse.ipynb 139
+_GCML_PREFIXES = ('｜GCML｜', '|GCML|')
+
+def _gcml_reader(body, scanner, attributes, opening):
+    return 'gcml', _invoke_calls(body, opening[1:opening.index('GCML') + 5], scanner.budget)
+
+_register('gcml', tuple(marker for prefix in _GCML_PREFIXES for wrapper in ('tool_calls', 'function_calls')
+                        for marker in _tag_markers(prefix + wrapper)), _tag_opener(_gcml_reader))
+
+# %% ../nbs/03_parse.ipynb 142
+_HUNYUAN_SUFFIX = ':opensource'
+
+def _pair_call(body:str, key_tag:str='arg_key', value_tag:str='arg_value', separator:str='', span=None):
+    "The call `NAME` + `<key_tag>k</key_tag><value_tag>v</value_tag>` pairs in `body`; None when no name leads it."
+    name_end = body.find('<')
+    name = (body if name_end == -1 else body[:name_end]).strip()
+    if not _valid_name(name, spaces=False): return None
+    rest = '' if name_end == -1 else body[name_end:]
+    if separator and rest.startswith(separator): rest = rest[len(separator):]
+    finder = _Finder(rest)
+    keys = [key.strip() for _, key in _elements(rest, f'<{key_tag}', f'</{key_tag}>', finder)]
+    values = [_element_value(value) for _, value in _elements(rest, f'<{value_tag}', f'</{value_tag}>', finder)]
+    if len(keys) != len(values) or not all(keys) or (not keys and rest.strip()):
+        return _RawCall(name, None, span=span, reason=f'the arguments of {name!r} are not <{key_tag}>/<{value_tag}> pairs')
+    arguments, repeated = {}, set()
+    for key, value in zip(keys, values): _add_argument(arguments, key, value, repeated)
+    return _RawCall(name, arguments, text_keys=frozenset(arguments), span=span)
+
+def _hunyuan_calls(body:str, suffix:str='') -> list:
+    "The calls of a Hunyuan `<tool_calls>` body (tags spelled with `suffix`), each with its own span."
+    calls, spans = [], []
+    for _, content in _elements(body, f'<tool_call{suffix}', f'</tool_call{suffix}>', _Finder(body), spans):
+        call = _pair_call(content, f'arg_key{suffix}', f'arg_value{suffix}', f'<tool_sep{suffix}>', spans[-1])
+        if call is not None: calls.append(call)
+    return calls
+
+def _hunyuan_reader(body, scanner, attributes, opening):
+    if opening.startswith('<tool_calls'): return 'hunyuan', _hunyuan_calls(body, _HUNYUAN_SUFFIX)
+    call = _pair_call(body, f'arg_key{_HUNYUAN_SUFFIX}', f'arg_value{_HUNYUAN_SUFFIX}', f'<tool_sep{_HUNYUAN_SUFFIX}>')
+    return 'hunyuan', [call] if call is not None else []
+
+_register('hunyuan', (f'<tool_calls{_HUNYUAN_SUFFIX}>', f'<tool_call{_HUNYUAN_SUFFIX}>'), _tag_opener(_hunyuan_reader))
+
+# %% ../nbs/03_parse.ipynb 145
+def _iquest_reader(body, scanner, attributes, opening):
+    call = _pair_call(body)
+    return 'iquest', [call] if call is not None else []
+
+_register('iquest', _tag_markers('iquest_tool_call'), _tag_opener(_iquest_reader))
+
+# %% ../nbs/03_parse.ipynb 148
+def _k2_horizon_body(body:str, budget:_Budget, span=None) -> list:
+    stripped = body.strip()
+    if stripped[:1] in ('{', '['):   # the JSON dialect
+        return [dataclasses.replace(call, span=span) for call in _payload_calls(stripped, budget)]
+    call = _pair_call(body, 'ifm|arg_key', 'ifm|arg_value', span=span)
+    return [call] if call is not None else []
+
+def _k2_horizon_reader(body, scanner):
+    if '<ifm|tool_call>' not in body: return 'k2_horizon', _k2_horizon_body(body, scanner.budget)
+    calls, spans = [], []
+    for _, content in _elements(body, '<ifm|tool_call', '</ifm|tool_call>', _Finder(body), spans):
+        calls.extend(_k2_horizon_body(content, scanner.budget, spans[-1]))
+    return 'k2_horizon', calls
+
+_register('k2_horizon', ('<ifm|tool_calls>',), _block_opener(('</ifm|tool_calls>',), _k2_horizon_reader))
+_register('k2_horizon_call', ('<ifm|tool_call>',), _block_opener(('</ifm|tool_call>',), _k2_horizon_reader))
+for think in ('think', 'think_fast', 'think_faster'):
+    _register(f'k2_horizon_{think}', (f'<ifm|{think}>',), _reasoning_opener(f'</ifm|{think}>'))
+_register('k2_horizon_end', ('</ifm|tool_calls>', '</ifm|think>', '</ifm|think_fast>', '</ifm|think_faster>'), _hidden)
+
+# %% ../nbs/03_parse.ipynb 151
+_XTML_SEP, _XTML_CALL, _XTML_CALL_END = '<|sep|>', '<|open|>call', '<|close|>call<|sep|>'
+_XTML_ARGUMENT, _XTML_ARGUMENT_END = '<|open|>argument', '<|close|>argument<|sep|>'
+
+def _xtml_parts(body:str, opener:str, closer:str):
+    "Yield (attributes, content, start, end) of each `opener attributes<|sep|>content closer` in `body`."
+    position, finder = 0, _Finder(body)
+    while (start := finder.find(opener, position)) != -1:
+        header_end = body.find(_XTML_SEP, start, start + 1024)
+        if header_end == -1: return
+        content_start = header_end + len(_XTML_SEP)
+        close, following = finder.find(closer, content_start), finder.find(opener, content_start)
+        stop = min(at for at in (close, following, len(body)) if at != -1)
+        end = stop + len(closer) if stop == close else stop
+        attributes = {key: html.unescape(value) for key, value in _scan_attributes(body[start + len(opener):header_end]).items()}
+        yield attributes, body[content_start:stop], start, end
+        position = end
+
+def _kimi_k3_call(attributes:dict, content:str, span:tuple, budget:_Budget):
+    name = attributes.get('tool', '').strip()
+    if not _valid_name(name): return None
+    arguments, text_keys = {}, set()
+    for argument, value, _, _ in _xtml_parts(content, _XTML_ARGUMENT, _XTML_ARGUMENT_END):
+        key = argument.get('key', '')
+        if argument.get('type', 'string') == 'string': arguments[key] = value; continue
+        decoded = _loads(value.strip(), budget)
+        if decoded is _FAILED: return _RawCall(name, None, span=span, reason=f'argument {key!r} is not the {argument.get("type")} its type says')
+        arguments[key] = decoded
+    if not arguments and content.strip(): return _RawCall(name, None, span=span, reason=f'the arguments of {name!r} are not argument channels')
+    return _RawCall(name, arguments, span=span)
+
+def _kimi_k3_reader(body, scanner):
+    calls = []
+    for attributes, content, start, end in _xtml_parts(body, _XTML_CALL, _XTML_CALL_END):
+        call = _kimi_k3_call(attributes, content, (start, end), scanner.budget)
+        if call is not None: calls.append(call)
+    return 'kimi_k3', calls
+_kimi_k3_reader.call_closer = _XTML_CALL_END   # a section that ends right after a closed call was not cut off
+
+_register('kimi_k3', ('<|open|>tools<|sep|>',), _block_opener(('<|close|>tools<|sep|>',), _kimi_k3_reader))
+_register('kimi_k3_think', ('<|open|>think<|sep|>',), _reasoning_opener('<|close|>think<|sep|>'))
+_register('kimi_k3_end', ('<|open|>response<|sep|>', '<|close|>response<|sep|>', '<|close|>message<|sep|>', '<|close|>tools<|sep|>',
+                          '<|close|>think<|sep|>'), _hidden)
+
+# %% ../nbs/03_parse.ipynb 156
+_MINIMAX_NS = ']<]minimax[>['
+_NESTING_LIMIT = 32
+
+def _element_tree(content:str, depth:int=0):
+    "An element's content as data: nested elements become a dict, repeated `<item>`s a list, anything else its text."
+    children = _child_elements(content)
+    if not children: return _element_value(content)
+    if depth >= _NESTING_LIMIT: raise _NotJSON('elements nested too deeply')
+    if all(tag == 'item' for tag, _, _ in children): return [_element_tree(child, depth + 1) for _, _, child in children]
+    fields, repeated = {}, set()
+    for tag, _, child in children: _add_argument(fields, tag, _element_tree(child, depth + 1), repeated)
+    return fields
+
+def _minimax_m3_reader(body, scanner):
+    calls, spans = [], []
+    for inside, content in _elements(body, f'{_MINIMAX_NS}<invoke', f'{_MINIMAX_NS}</invoke>', _Finder(body), spans):
+        name = _scan_attributes(inside).get('name', '').strip()
+        if not _valid_name(name): continue
+        content = content.replace(_MINIMAX_NS, '').strip()
+        children = _child_elements(content)
+        if content and not children:
+            calls.append(_RawCall(name, None, span=spans[-1], reason=f'the arguments of {name!r} are not one element per argument')); continue
+        arguments, repeated = {}, set()   # the top level is always the arguments object (an argument may be called `item`)
+        try:
+            for tag, _, child in children: _add_argument(arguments, tag, _element_tree(child, 1), repeated)
+        except _NotJSON as error: calls.append(_RawCall(name, None, span=spans[-1], reason=f'the arguments of {name!r}: {error}')); continue
+        calls.append(_RawCall(name, arguments, text_keys=frozenset(arguments), span=spans[-1]))   # every leaf is text: typed by the schema
+    return 'minimax_m3', calls
+
+def _open_minimax_m3(scanner, text, position, marker, final):
+    "The prefix before `<tool_call>` opens the calls, before `<think>` the reasoning; before anything else it only disappears."
+    after, opener = position + len(marker), '<tool_call>'
+    if text.startswith(opener, after):
+        scanner.pending = _Block(position, after + len(opener), (f'{_MINIMAX_NS}</tool_call>',), (f'{_MINIMAX_NS}<tool_call>',), _minimax_m3_reader)
+        return scanner._finish_block(text, final)
+    if text.startswith('<think>', after):   # its reasoning, closed by `</think>` with the prefix
+        scanner.mode = ((f'{_MINIMAX_NS}</think>', '</think>'), 'reasoning')
+        return after + len('<think>'), 'hidden', None
+    if not final and len(text) - after < len(opener) and (opener.startswith(text[after:]) or '<think>'.startswith(text[after:])): return None
+    return after, 'hidden', None
+
+_register('minimax_m3', (_MINIMAX_NS,), _open_minimax_m3)
+
+# %% ../nbs/03_parse.ipynb 161
+_GEMMA_QUOTE = '<|"|>'
+_GEMMA_BARE = re.compile(r'[^,}\]]*')
+_GEMMA_SPACE = re.compile(r'[ \t\r\n]*')
+
+class _GemmaError(ValueError): "A Gemma 4 call that does not read."
+
+def _gemma_key(text:str, position:int) -> tuple:
+    if text.startswith(_GEMMA_QUOTE, position):
+        end = text.find(_GEMMA_QUOTE, position + len(_GEMMA_QUOTE))
+        if end == -1: raise _GemmaError('a key that never closes')
+        key, position = text[position + len(_GEMMA_QUOTE):end], end + len(_GEMMA_QUOTE)
+    else:
+        end = text.find(':', position, position + 257)
+        key = text[position:end].strip() if end != -1 else ''
+        if not key or not _valid_name(key, spaces=False): raise _GemmaError(f'no key at {_short(text[position:position + 20])}')
+        position = end
+    position = _GEMMA_SPACE.match(text, position).end()
+    if not text.startswith(':', position): raise _GemmaError(f'no colon after the key {key!r}')
+    return key, position + 1
+
+def _gemma_value(text:str, position:int, depth:int=0) -> tuple:
+    "(value, position after it) of the Gemma 4 value at `position`."
+    position = _GEMMA_SPACE.match(text, position).end()
+    if text.startswith(_GEMMA_QUOTE, position):
+        end = text.find(_GEMMA_QUOTE, position + len(_GEMMA_QUOTE))
+        if end == -1: raise _GemmaError('a string that never closes')
+        return text[position + len(_GEMMA_QUOTE):end], end + len(_GEMMA_QUOTE)
+    opener = text[position:position + 1]
+    if opener in ('{', '['):
+        if depth >= _NESTING_LIMIT: raise _GemmaError('values nested too deeply')
+        closer, items = ('}', {}) if opener == '{' else (']', [])
+        position = _GEMMA_SPACE.match(text, position + 1).end()
+        if text.startswith(closer, position): return items, position + 1
+        while True:
+            if opener == '{':
+                key, position = _gemma_key(text, position)
+                items[key], position = _gemma_value(text, position, depth + 1)
+            else:
+                item, position = _gemma_value(text, position, depth + 1)
+                items.append(item)
+            position = _GEMMA_SPACE.match(text, position).end()
+            if text.startswith(closer, position): return items, position + 1
+            if not text.startswith(',', position): raise _GemmaError(f'expected , or {closer} at {_short(text[position:position + 20])}')
+            position = _GEMMA_SPACE.match(text, position + 1).end()
+    bare = _GEMMA_BARE.match(text, position).group()
+    word = bare.strip()
+    if not word: raise _GemmaError('a value is missing')
+    if word in _JSON_WORDS: return _JSON_WORDS[word], position + len(bare)
+    try: number = json.loads(word)
+    except ValueError: return word, position + len(bare)   # a bare word: the text itself
+    return number, position + len(bare)
+
+def _gemma_reader(body, scanner):
+    stripped = body.strip()
+    if not stripped.startswith('call:'): return 'gemma4', []
+    brace = stripped.find('{')
+    name = stripped[5:brace if brace != -1 else len(stripped)].strip()
+    if not _valid_name(name, spaces=False): return 'gemma4', []
+    if brace == -1: return 'gemma4', [_RawCall(name, None, reason=f'the call {name!r} has no {{...}} arguments')]
+    try:
+        arguments, end = _gemma_value(stripped, brace)
+        if stripped[end:].strip(): raise _GemmaError(f'text after the arguments: {_short(stripped[end:end + 20])}')
+    except _GemmaError as error: return 'gemma4', [_RawCall(name, None, reason=f'the arguments of {name!r} do not read: {error}')]
+    return 'gemma4', [_RawCall(name, arguments)]
+
+_register('gemma4', ('<|tool_call>',), _block_opener(('<tool_call|>',), _gemma_reader))
