@@ -13,7 +13,7 @@ __all__ = ['run_python_here', 'landlock_abi', 'Image', 'RunResult', 'SandboxErro
            'IsolationWarning', 'Layer', 'SandboxStatus', 'Sandbox', 'default_sandbox', 'python', 'python_tool',
            'SandboxPool', 'sandbox_status']
 
-# %% ../nbs/04_interp.ipynb 6
+# %% ../nbs/04_interp.ipynb 9
 def _compile_cell(code:str, # Python source of the cell
                   filename:str='<cell>', # Name shown in tracebacks
                   top_level_await:bool=False, # Allow `await` outside a function
@@ -26,12 +26,12 @@ def _compile_cell(code:str, # Python source of the cell
         last = compile(ast.Expression(tree.body.pop().value), filename, 'eval', flags)
     return compile(tree, filename, 'exec', flags), last
 
-# %% ../nbs/04_interp.ipynb 9
+# %% ../nbs/04_interp.ipynb 12
 _CO_COROUTINE = 0x80  # the code-object flag set when top-level await was compiled in
 
 def _is_coroutine_code(code) -> bool: return bool(code.co_flags & _CO_COROUTINE)
 
-# %% ../nbs/04_interp.ipynb 12
+# %% ../nbs/04_interp.ipynb 15
 def _run(code:str, # Code to execute
          glb:dict|None=None, # Globals namespace (a fresh dict if None)
          loc:dict|None=None, # Locals namespace (the globals if None)
@@ -48,14 +48,14 @@ def _run(code:str, # Code to execute
         if sys.stdout is printed: sys.stdout = saved
     return result if result is not None else printed.getvalue().strip()
 
-# %% ../nbs/04_interp.ipynb 16
+# %% ../nbs/04_interp.ipynb 19
 def _raise_in_thread(thread:threading.Thread, # The thread to interrupt
                      exception_type:type=TimeoutError, # Exception raised at its next bytecode
                     ):
     "Ask CPython to raise `exception_type` asynchronously in `thread`."
     ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread.ident), ctypes.py_object(exception_type))
 
-# %% ../nbs/04_interp.ipynb 17
+# %% ../nbs/04_interp.ipynb 20
 def run_python_here(
     code:str, # Code to execute
     glb:dict|None=None, # Globals namespace
@@ -79,7 +79,7 @@ def run_python_here(
                 'and was interrupted (a call blocked in C finishes in the background first)')
     return outcome['error'] if 'error' in outcome else outcome.get('value')
 
-# %% ../nbs/04_interp.ipynb 33
+# %% ../nbs/04_interp.ipynb 36
 class _FrameTimeout(Exception): "No complete frame arrived, or could be sent, before the deadline."
 class _FrameViolation(Exception): "The peer sent something that is not a valid frame."
 class _UnrequestedFrame(_FrameViolation): "The worker sent a frame nobody asked for (its code wrote to the reply pipe)."
@@ -107,7 +107,7 @@ def _write_all(fd:int, data:bytes, deadline:float|None=None):
         try: view = view[os.write(fd, view):]
         except BlockingIOError: _wait_for(fd, select.POLLOUT, math.inf if deadline is None else deadline)  # the reader is behind
 
-# %% ../nbs/04_interp.ipynb 34
+# %% ../nbs/04_interp.ipynb 37
 _JSON_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)  # unrolled: each byte is matched one way only (linear)
 
 def _json_element_count(payload:bytes, # A JSON text
@@ -149,7 +149,7 @@ class _FrameReader:
             if not chunk: raise EOFError('the worker closed its pipe')
             self.buffer += chunk
 
-# %% ../nbs/04_interp.ipynb 41
+# %% ../nbs/04_interp.ipynb 44
 _libc = ctypes.CDLL(None, use_errno=True) if sys.platform == 'linux' else None  # the C library Python is linked against
 if _libc is not None:
     _libc.syscall.restype = ctypes.c_long
@@ -171,7 +171,7 @@ def _prctl(option:int, argument:int=0) -> int:
 
 def _unshare(flags:int): _check(_libc.unshare(flags), 'unshare')
 
-# %% ../nbs/04_interp.ipynb 43
+# %% ../nbs/04_interp.ipynb 46
 _SESSION_NAMESPACES = _CLONE_NEWUSER | _CLONE_NEWNS | _CLONE_NEWNET | _CLONE_NEWPID | _CLONE_NEWIPC | _CLONE_NEWUTS
 
 def _write_id_maps(pid:int, # A process that has just entered a new user namespace
@@ -194,7 +194,7 @@ def _unprivileged_ids() -> tuple:
             except KeyError: return candidate, candidate
         candidate += 1
 
-# %% ../nbs/04_interp.ipynb 45
+# %% ../nbs/04_interp.ipynb 48
 _MS_RDONLY, _MS_NOSUID, _MS_NODEV, _MS_NOEXEC, _MS_REMOUNT, _MS_BIND, _MS_REC, _MS_PRIVATE = 1, 2, 4, 8, 32, 4096, 16384, 1 << 18
 _MNT_DETACH, _AT_EMPTY_PATH, _AT_RECURSIVE = 2, 0x1000, 0x8000
 _SYS_OPEN_TREE, _SYS_MOVE_MOUNT, _SYS_MOUNT_SETATTR = 428, 429, 442  # the same number on every architecture
@@ -248,7 +248,7 @@ def _open_beneath(directory_fd:int, # Where the walk starts
         os.close(current)
         raise
 
-# %% ../nbs/04_interp.ipynb 48
+# %% ../nbs/04_interp.ipynb 51
 _SYSTEM_TOP_LEVEL = ('usr', 'bin', 'sbin', 'lib', 'lib32', 'lib64', 'libx32')  # shown read-only (symlinks recreated)
 _SYSTEM_ETC = ('ld.so.cache', 'alternatives', 'localtime')  # the rest of /etc stays out of sight
 _DEVICES = ('null', 'zero', 'full', 'random', 'urandom')
@@ -348,7 +348,7 @@ def _build_root(config:dict, # The session's settings: uid, gid, disk_mb, max_fi
     _check(_libc.sethostname(b'sandbox', 7), 'sethostname')  # its own UTS namespace: the host's name is not shown
     os.chdir(_SCRATCH)
 
-# %% ../nbs/04_interp.ipynb 50
+# %% ../nbs/04_interp.ipynb 53
 _SYS_LANDLOCK_CREATE_RULESET, _SYS_LANDLOCK_ADD_RULE, _SYS_LANDLOCK_RESTRICT_SELF = 444, 445, 446
 _LANDLOCK_CREATE_RULESET_VERSION, _LANDLOCK_RULE_PATH_BENEATH = 1, 1
 _FS_EXECUTE, _FS_WRITE_FILE, _FS_READ_FILE, _FS_READ_DIR = 1<<0, 1<<1, 1<<2, 1<<3
@@ -377,7 +377,7 @@ def _handled_fs_access(abi:int) -> int:
     if abi >= 5: rights |= 1 << 15   # IOCTL_DEV
     return rights
 
-# %% ../nbs/04_interp.ipynb 53
+# %% ../nbs/04_interp.ipynb 56
 def _apply_landlock(read_paths:list, # Paths the sandbox may read and execute
                     write_paths:list, # Paths the sandbox may also write, create and delete in
                    ) -> dict:
@@ -407,7 +407,7 @@ def _apply_landlock(read_paths:list, # Paths the sandbox may read and execute
     finally: os.close(ruleset)
     return {'abi': abi, 'fs': True, 'net': abi >= 4, 'scoped': abi >= 6}
 
-# %% ../nbs/04_interp.ipynb 55
+# %% ../nbs/04_interp.ipynb 58
 _SECCOMP_ARCHES = {  # machine: (AUDIT_ARCH value, socket, socketpair, denied syscalls, shared-memory syscalls)
     'x86_64': (0xc000003e, 41, 53, (101, 310, 311, 246, 320, 321, 298, 323, 250, 248, 249, 425, 426, 427,
                                     165, 166, 155, 272, 308, 175, 313, 176, 169, 167, 168, 163, 304,
@@ -457,7 +457,7 @@ def _apply_seccomp(deny_shared_memory:bool=False) -> bool:
     _check(_libc.prctl(_PR_SET_SECCOMP, _SECCOMP_MODE_FILTER, ctypes.byref(fprog), 0, 0), 'prctl(PR_SET_SECCOMP)')
     return True
 
-# %% ../nbs/04_interp.ipynb 58
+# %% ../nbs/04_interp.ipynb 61
 class _CapHeader(ctypes.Structure): _fields_ = [('version', ctypes.c_uint32), ('pid', ctypes.c_int)]
 class _CapData(ctypes.Structure): _fields_ = [('effective', ctypes.c_uint32), ('permitted', ctypes.c_uint32), ('inheritable', ctypes.c_uint32)]
 
@@ -469,7 +469,7 @@ def _drop_capabilities() -> bool:
     header, data = _CapHeader(0x20080522, 0), (_CapData * 2)()
     return _libc.capset(ctypes.byref(header), data) == 0
 
-# %% ../nbs/04_interp.ipynb 60
+# %% ../nbs/04_interp.ipynb 63
 def _forbid_nested_namespaces() -> bool:
     "Set every `max_*_namespaces` limit of the current (sandbox) user namespace to 0."
     names = [name for name in os.listdir('/proc/sys/user') if name.startswith('max_') and name.endswith('_namespaces')]
@@ -477,7 +477,7 @@ def _forbid_nested_namespaces() -> bool:
         with open(f'/proc/sys/user/{name}', 'w') as file: file.write('0')
     return bool(names)
 
-# %% ../nbs/04_interp.ipynb 62
+# %% ../nbs/04_interp.ipynb 65
 def _apply_rlimits(limits:dict, # rlimit name (e.g. 'RLIMIT_AS') -> value
                   ) -> list:
     "Set each limit (soft = hard); return the names that were applied."
@@ -491,7 +491,7 @@ def _apply_rlimits(limits:dict, # rlimit name (e.g. 'RLIMIT_AS') -> value
         except (ValueError, OSError): pass
     return applied
 
-# %% ../nbs/04_interp.ipynb 64
+# %% ../nbs/04_interp.ipynb 67
 def _cap_text(text:str, limit:int) -> tuple:
     "Cut `text` to `limit` characters; return (text, dropped_count)."
     return (text, 0) if len(text) <= limit else (text[:limit], len(text) - limit)
@@ -571,7 +571,7 @@ class _CellStream(io.TextIOBase):
         if self.shell.outputs is not None: self.shell.outputs.stream(self.name, text)
         return len(text)
 
-# %% ../nbs/04_interp.ipynb 67
+# %% ../nbs/04_interp.ipynb 70
 def _short_traceback(exception:BaseException, # The exception raised by a cell
                      max_lines:int=40, # Keep at most this many lines (the last ones)
                     ) -> str:
@@ -588,7 +588,7 @@ def _short_traceback(exception:BaseException, # The exception raised by a cell
     if len(lines) > max_lines: lines = ['Traceback (most recent call last):', '  ...'] + lines[-max_lines:]
     return '\n'.join(lines)
 
-# %% ../nbs/04_interp.ipynb 69
+# %% ../nbs/04_interp.ipynb 72
 _PNG_SIGNATURE = b'\x89PNG\r\n\x1a\n'
 
 def _png_size(data:bytes) -> tuple:
@@ -612,7 +612,7 @@ def _collect_figures(max_images:int=8) -> list:
     pyplot.close('all')
     return images
 
-# %% ../nbs/04_interp.ipynb 71
+# %% ../nbs/04_interp.ipynb 74
 def _end_child_processes():
     "As PID 1 of a PID namespace: kill every other process in it and reap them all. Elsewhere: reap exited children."
     in_own_namespace = os.getpid() == 1
@@ -624,7 +624,7 @@ def _end_child_processes():
         except ChildProcessError: return
         if pid == 0: return
 
-# %% ../nbs/04_interp.ipynb 72
+# %% ../nbs/04_interp.ipynb 75
 def _leftover_threads(wait:float=0.2) -> int:
     "How many threads besides this one are still running after `wait` seconds (counted by the kernel, so C threads too)."
     deadline = time.monotonic() + wait
@@ -633,7 +633,7 @@ def _leftover_threads(wait:float=0.2) -> int:
         if not others or time.monotonic() >= deadline: return len(others)
         time.sleep(0.005)
 
-# %% ../nbs/04_interp.ipynb 74
+# %% ../nbs/04_interp.ipynb 77
 _SandboxShell = None
 
 def _shell_class():
@@ -714,7 +714,7 @@ def _new_shell():
     shell_class._instance = _shell_class().__mro__[1]._instance = shell  # `get_ipython()` finds it (IPython's formatters ask)
     return shell
 
-# %% ../nbs/04_interp.ipynb 76
+# %% ../nbs/04_interp.ipynb 79
 class _Kernel:
     "The worker's side of a session: an IPython shell with a persistent namespace that runs cells like a notebook."
     def __init__(self, shell=None):
@@ -790,7 +790,7 @@ def _warm_up_shell():
     kernel.shell.reset(new_session=True)
     _warm_shell = kernel.shell
 
-# %% ../nbs/04_interp.ipynb 78
+# %% ../nbs/04_interp.ipynb 81
 class _PlainShell:
     "The cell runner where IPython cannot be imported (an interpreter without it): plain Python semantics, no magics or `!`."
     def __init__(self):
@@ -832,7 +832,7 @@ def _new_shell_or_plain():
     try: return _new_shell()
     except ImportError: return _PlainShell()
 
-# %% ../nbs/04_interp.ipynb 82
+# %% ../nbs/04_interp.ipynb 85
 def _serve(kernel:_Kernel, # Runs one cell: `kernel.run(code, max_output) -> reply dict` (the seam a different kernel plugs into)
            request_fd:int, # Pipe end the worker reads requests from
            reply_fd:int, # Pipe end the worker writes replies to
@@ -859,7 +859,7 @@ def _serve(kernel:_Kernel, # Runs one cell: `kernel.run(code, max_output) -> rep
         _write_all(reply_fd, _pack_frame(reply))
         if leftover: os._exit(0)  # the only way to stop a thread; as PID 1, every process of the namespace dies with it
 
-# %% ../nbs/04_interp.ipynb 83
+# %% ../nbs/04_interp.ipynb 86
 def _point_standard_fds_at_null():
     "Make fds 0, 1 and 2 refer to /dev/null (C-level writes cannot reach the protocol), without closing any of them."
     null = os.open(os.devnull, os.O_RDWR)
@@ -966,7 +966,7 @@ def _bootstrap_session(request_fd:int, # Pipe end the worker reads requests from
     _serve(kernel, request_fd, reply_fd, keep_background)
     os._exit(0)
 
-# %% ../nbs/04_interp.ipynb 85
+# %% ../nbs/04_interp.ipynb 88
 def _remove_host_cgroups(host_pid:int):
     "Remove the cgroups the host process `host_pid` made for its sessions (once their processes are gone)."
     for base in _cgroup_bases().values():
@@ -1030,7 +1030,7 @@ def _template_main():
     _remove_host_cgroups(host_pid)
     os._exit(0)
 
-# %% ../nbs/04_interp.ipynb 88
+# %% ../nbs/04_interp.ipynb 91
 from html.parser import HTMLParser
 
 class _HTMLText(HTMLParser):
@@ -1086,7 +1086,7 @@ def _model_text(data:dict) -> str|None:
     if 'text/html' in data: return _html_text(data['text/html'])
     return data.get('text/plain')
 
-# %% ../nbs/04_interp.ipynb 90
+# %% ../nbs/04_interp.ipynb 93
 @dataclass(frozen=True)
 class Image:
     "A rich display output: an image produced by the code (a matplotlib figure, `IPython.display.Image`, an object with `_repr_png_`)."
@@ -1137,13 +1137,13 @@ class RunResult:
                 'notes': list(self.notes), 'timed_out': self.timed_out, 'state_lost': self.state_lost, 'duration': self.duration,
                 'outputs': [dict(output) for output in self.outputs]}
 
-# %% ../nbs/04_interp.ipynb 93
+# %% ../nbs/04_interp.ipynb 96
 class SandboxError(RuntimeError): "Base class for sandbox failures."
 class IsolationError(SandboxError): "A required isolation layer is not available on this system."
 class SandboxClosedError(SandboxError): "The sandbox session was closed; create a new `Sandbox`."
 class IsolationWarning(UserWarning): "A sandbox isolation layer is not available; the code runs with less protection."
 
-# %% ../nbs/04_interp.ipynb 95
+# %% ../nbs/04_interp.ipynb 98
 @dataclass(frozen=True)
 class Layer:
     "One isolation layer: its name, whether it is active, and a short description."
@@ -1167,7 +1167,7 @@ class SandboxStatus:
     def to_dict(self) -> dict:
         return {'layers': [{'name': l.name, 'active': l.active, 'detail': l.detail} for l in self.layers], 'scratch': self.scratch}
 
-# %% ../nbs/04_interp.ipynb 97
+# %% ../nbs/04_interp.ipynb 100
 def _this_file() -> str:
     "Path of interp.py (also when this code runs from the notebook)."
     path = globals().get('__file__')
@@ -1185,7 +1185,7 @@ def _python_read_paths() -> tuple:
     paths.update(sysconfig.get_paths().get(key, '') for key in ('stdlib', 'platstdlib', 'purelib', 'platlib'))
     return tuple(sorted(os.path.realpath(path) for path in paths if path and os.path.exists(path)))
 
-# %% ../nbs/04_interp.ipynb 100
+# %% ../nbs/04_interp.ipynb 103
 def _cgroup_bases() -> dict:
     "controller -> the directory of this process's own cgroup for `pids` and `memory` (v1 hierarchies, or the v2 one)."
     bases = {}
@@ -1236,7 +1236,7 @@ def _remove_cgroup(path:str|None):
         except FileNotFoundError: return
         except OSError: time.sleep(0.0005 * min(attempt + 1, 20))
 
-# %% ../nbs/04_interp.ipynb 102
+# %% ../nbs/04_interp.ipynb 105
 def _read_regular_file(directory_fd:int, # Directory the name is relative to
                        name:str, # Relative path beneath it
                        max_bytes:int, # Refuse files larger than this
@@ -1294,7 +1294,7 @@ def _regular_files(directory_fd:int, max_entries:int=10_000, max_depth:int=32) -
         finally: os.close(fd)
     return sorted(found[:max_entries])
 
-# %% ../nbs/04_interp.ipynb 105
+# %% ../nbs/04_interp.ipynb 108
 class _Worker:
     "Handles on one running sandbox worker."
     _remove_cgroup = staticmethod(_remove_cgroup)  # held by the class: the finalizer may run after module globals are cleared
@@ -1364,7 +1364,7 @@ class _Worker:
             try: self._remove_cgroup(path)
             except Exception: pass
 
-# %% ../nbs/04_interp.ipynb 107
+# %% ../nbs/04_interp.ipynb 110
 def _layer_table(report:dict, limits:dict) -> tuple:
     "Turn the worker's setup report into `Layer`s."
     rlimits = set(report.get('rlimits', ()))
@@ -1399,7 +1399,7 @@ def _layer_table(report:dict, limits:dict) -> tuple:
         Layer('background', bool(report.get('background_stopped')), 'nothing a cell starts outlives it: processes are killed, leftover threads restart the session'),
     )
 
-# %% ../nbs/04_interp.ipynb 109
+# %% ../nbs/04_interp.ipynb 112
 _BOOTSTRAP = ("import sys, types, importlib.machinery as machinery; path, name = sys.argv[1], 'toolcall_sandbox_worker'; "
               "module = types.ModuleType(name); module.__file__ = path; sys.modules[name] = module; "
               "machinery.SourceFileLoader(name, path).exec_module(module); module._template_main()")
@@ -1468,7 +1468,7 @@ def _outputs(message:dict, limit:int, max_images:int=8) -> tuple:
         else: raise _FrameViolation(f'unknown output type {kind!r}')
     return tuple(clean), tuple(images)
 
-# %% ../nbs/04_interp.ipynb 113
+# %% ../nbs/04_interp.ipynb 116
 class _Template:
     "The host's handle on its template process, which forks new sandbox sessions."
     def __init__(self): self.lock, self.process, self.control, self.owner = threading.Lock(), None, None, None
@@ -1507,7 +1507,7 @@ class _Template:
 _template = _Template()
 atexit.register(_template.close)
 
-# %% ../nbs/04_interp.ipynb 114
+# %% ../nbs/04_interp.ipynb 117
 _MAX_CODE_CHARACTERS = 1_000_000  # a request frame stays far below the worker's frame limit
 _MAX_CONFIG_BYTES = 1 << 20  # the settings frame (mostly `env`)
 _MAX_SHARED_PATHS = 64
@@ -1821,7 +1821,7 @@ class Sandbox:
             directory, _ = self._directory_fd('.')
             return _regular_files(directory)
 
-# %% ../nbs/04_interp.ipynb 142
+# %% ../nbs/04_interp.ipynb 145
 _default_sandbox = None
 _default_lock = threading.Lock()
 
@@ -1851,7 +1851,7 @@ def _python_description(plots:bool|None=None, # Can the sandbox import matplotli
 
 python.__doc__ = _python_description()
 
-# %% ../nbs/04_interp.ipynb 148
+# %% ../nbs/04_interp.ipynb 151
 def python_tool(
     session:Sandbox, # The session the tool runs code in
     name:str='python', # The tool name the model sees
@@ -1862,7 +1862,7 @@ def python_tool(
     run_in_session.__name__ = run_in_session.__qualname__ = name
     return run_in_session
 
-# %% ../nbs/04_interp.ipynb 151
+# %% ../nbs/04_interp.ipynb 154
 class SandboxPool:
     "One `Sandbox` per key, started on first use; the least recently used closed beyond `max_sessions`, idle ones after `idle_timeout`."
     def __init__(self,
@@ -1921,7 +1921,7 @@ class SandboxPool:
         with self.lock: sandboxes, self.sandboxes, self.last_used = list(self.sandboxes.values()), type(self.sandboxes)(), {}
         for sandbox in sandboxes: sandbox.close()
 
-# %% ../nbs/04_interp.ipynb 154
+# %% ../nbs/04_interp.ipynb 157
 def sandbox_status() -> SandboxStatus:
     "Start a throw-away sandbox session and report which isolation layers this system gives it."
     with warnings.catch_warnings():
