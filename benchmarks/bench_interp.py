@@ -3,9 +3,14 @@
 For each task (cold start, a warm `1+1` round trip, a 10,000-iteration loop) it times:
 - `Sandbox`: the isolated worker session (toolcall_lib.interp.Sandbox),
 - in-process: `run_python_here`, the trusted runner (no isolation at all),
-- `python -c`: starting a fresh interpreter for the code, the naive way to isolate each call.
+- `python -c`: starting a fresh interpreter for the code, the naive way to isolate each call,
+- execnb: `execnb.shell.CaptureShell().run(...)`, IPython in-process (no isolation), the fast.ai tools' shell,
+- Jupyter: a real `ipykernel` kernel driven by `jupyter_client` (start, and an execute round trip), the kernel a
+  user would otherwise pick.
+The Sandbox runs cells in IPython's `InteractiveShell` too, so the execnb and Jupyter columns compare like with like.
 Figures are medians in milliseconds; ratios are Sandbox / peer. Goals: warm round trip < 1 ms, first cold start
-< 150 ms, later cold starts < 30 ms (each session builds its own mount namespace, root and cgroups).
+< 200 ms (the template imports IPython), later cold starts < 30 ms (each session builds its own mount namespace,
+root and cgroups).
 Cold start is the time `Sandbox()` takes to return a session ready to run code, twice: for the first session of a
 program (which also starts the template process every session is forked from) and for any later one. Closing a
 session (kill, wait until it is gone, remove its cgroups) is timed on its own row.
@@ -15,7 +20,7 @@ import argparse, statistics, subprocess, sys, time
 from toolcall_lib.interp import Sandbox, run_python_here, _template
 
 LOOP = 'total = 0\nfor i in range(10000): total += i\ntotal'
-GOALS_MS = {'cold start, first session': 150.0, 'cold start, next session': 30.0, 'warm 1+1 round trip': 1.0}
+GOALS_MS = {'cold start, first session': 200.0, 'cold start, next session': 30.0, 'warm 1+1 round trip': 1.0}
 
 
 def median_ms(action, repeat:int, setup=None, teardown=None) -> float:
@@ -41,6 +46,32 @@ def fresh_python(code:str):
 def close_session(session): session.close()
 
 
+def execnb_shell():
+    "execnb's CaptureShell, or None where execnb is not installed."
+    try: from execnb.shell import CaptureShell
+    except ImportError: return None
+    return CaptureShell()
+
+
+def jupyter_kernel():
+    "A started ipykernel and a ready client, or (None, None) where jupyter_client or ipykernel is missing."
+    try: from jupyter_client.manager import start_new_kernel
+    except ImportError: return None, None
+    try: return start_new_kernel(kernel_name='python3')
+    except Exception: return None, None
+
+
+def jupyter_run(client, code:str):
+    "Execute `code` in the kernel and wait for its reply (a full round trip)."
+    reply = client.execute_interactive(code, timeout=30, output_hook=lambda message: None)
+    assert reply['content']['status'] == 'ok', reply
+
+
+def stop_kernel(started):
+    manager, client = started
+    client.stop_channels(); manager.shutdown_kernel(now=True)
+
+
 def run(repeat:int=200) -> list:
     "Measure every task; return one dict per row."
     cold_repeat = max(5, repeat // 20)
@@ -52,18 +83,28 @@ def run(repeat:int=200) -> list:
     namespace = {}
     assert sandbox.run('1+1').value == '2' and run_python_here('1+1', namespace) == 2
     assert sandbox.run(LOOP).value == str(sum(range(10000)))
-    rows = [('cold start, first session', first_ms, None, python_c_ms),
-            ('cold start, next session', next_ms, None, python_c_ms),
-            ('close a session', close_ms, None, python_c_ms),
+    shell = execnb_shell()
+    manager, client = jupyter_kernel()
+    jupyter_start_ms = None if manager is None else median_ms(lambda _: jupyter_kernel(), 3, setup=lambda: 'start', teardown=stop_kernel)
+    execnb = lambda code: None if shell is None else median_ms(lambda: shell.run(code), repeat * 5 if code == '1+1' else repeat)
+    jupyter = lambda code: None if client is None else median_ms(lambda: jupyter_run(client, code), repeat)
+    rows = [('cold start, first session', first_ms, None, python_c_ms, None, jupyter_start_ms),
+            ('cold start, next session', next_ms, None, python_c_ms, None, jupyter_start_ms),
+            ('close a session', close_ms, None, python_c_ms, None, None),
             ('warm 1+1 round trip', median_ms(lambda: sandbox.run('1+1'), repeat * 5),
-             median_ms(lambda: run_python_here('1+1', namespace), repeat * 5), python_c_ms),
+             median_ms(lambda: run_python_here('1+1', namespace), repeat * 5), python_c_ms, execnb('1+1'), jupyter('1+1')),
             ('10,000-iteration loop', median_ms(lambda: sandbox.run(LOOP), repeat),
-             median_ms(lambda: run_python_here(LOOP, namespace), repeat), median_ms(lambda: fresh_python(LOOP), cold_repeat))]
+             median_ms(lambda: run_python_here(LOOP, namespace), repeat), median_ms(lambda: fresh_python(LOOP), cold_repeat),
+             execnb(LOOP), jupyter(LOOP))]
     sandbox.close()
+    if manager is not None: stop_kernel((manager, client))
     result = []
-    for task, sandbox_ms, in_process_ms, python_c_ms in rows:
+    for task, sandbox_ms, in_process_ms, python_c_ms, execnb_ms, jupyter_ms in rows:
         goal = GOALS_MS.get(task)
         result.append({'task': task, 'sandbox_ms': round(sandbox_ms, 3),
+                       'execnb_ms': None if execnb_ms is None else round(execnb_ms, 3),
+                       'jupyter_ms': None if jupyter_ms is None else round(jupyter_ms, 3),
+                       'sandbox_vs_jupyter': None if jupyter_ms is None else round(sandbox_ms / jupyter_ms, 3),
                        'in_process_ms': None if in_process_ms is None else round(in_process_ms, 3),
                        'python_c_ms': round(python_c_ms, 3),
                        'sandbox_vs_in_process': None if in_process_ms is None else round(sandbox_ms / in_process_ms, 2),
@@ -77,14 +118,17 @@ def main(argv=None) -> list:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument('--repeat', type=int, default=200, help='samples for the fast measurements')
     rows = run(parser.parse_args(argv).repeat)
-    header = f"{'task':<28}{'Sandbox ms':>12}{'in-process ms':>15}{'python -c ms':>14}{'vs in-proc':>12}{'vs python -c':>14}{'goal':>10}"
+    header = (f"{'task':<28}{'Sandbox ms':>12}{'in-process ms':>15}{'python -c ms':>14}{'execnb ms':>11}{'Jupyter ms':>12}"
+              f"{'vs in-proc':>12}{'vs python -c':>14}{'vs Jupyter':>12}{'goal':>10}")
     print(header); print('-' * len(header))
     for row in rows:
         in_process = '-' if row['in_process_ms'] is None else f"{row['in_process_ms']:.3f}"
         versus_in_process = '-' if row['sandbox_vs_in_process'] is None else f"{row['sandbox_vs_in_process']:.1f}x"
         goal = '-' if row['goal_ms'] is None else f"<{row['goal_ms']:g} {'ok' if row['meets_goal'] else 'MISS'}"
+        optional = lambda value, suffix='': '-' if value is None else f"{value:.3f}{suffix}"
         print(f"{row['task']:<28}{row['sandbox_ms']:>12.3f}{in_process:>15}{row['python_c_ms']:>14.3f}"
-              f"{versus_in_process:>12}{row['sandbox_vs_python_c']:>13.3f}x{goal:>10}")
+              f"{optional(row['execnb_ms']):>11}{optional(row['jupyter_ms']):>12}"
+              f"{versus_in_process:>12}{row['sandbox_vs_python_c']:>13.3f}x{optional(row['sandbox_vs_jupyter'], 'x'):>12}{goal:>10}")
     return rows
 
 

@@ -189,13 +189,26 @@ def _cmd_python(args) -> int:
             status = sandbox.status()
             _print_json(status.to_dict()) if args.json else print(status)
             return 0
+        for path in args.data_files: _put_file(sandbox, path)
         result = sandbox.run(_read_input(args.file))
     if args.json: _print_json(result.to_dict())
     elif str(result): print(result)
     return 0 if result.ok else 1
 
+def _put_file(sandbox, path:str):
+    "Copy the host file `path` into the sandbox's scratch directory under its own name."
+    from toolcall_lib.interp import SandboxError
+    source = Path(path)
+    if not source.is_file(): raise CliError(f'--file {path}: no such file')
+    limit = sandbox.limits['max_file_mb'] << 20
+    if source.stat().st_size > limit: raise CliError(f'--file {path}: over the sandbox\'s {sandbox.limits["max_file_mb"]} MiB file limit')
+    try: sandbox.write_file(source.name, source.read_bytes())
+    except (OSError, ValueError, SandboxError) as error: raise CliError(f'--file {path}: {error}') from None
+
 def _python_arguments(parser):
     parser.add_argument('file', nargs='?', default='-', metavar='FILE', help='code to run (default: stdin, also "-")')
+    parser.add_argument('--file', dest='data_files', action='append', default=[], metavar='PATH',
+                        help="put a host file into the sandbox's scratch directory first, under its own name (repeatable)")
     parser.add_argument('--status', action='store_true', help='print the active isolation layers instead of running code')
     parser.add_argument('--timeout', type=float, default=30, help='seconds before the code is interrupted (default: 30)')
     parser.add_argument('--require-isolation', action='store_true', help='refuse to run unless every isolation layer is active')

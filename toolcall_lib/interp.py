@@ -5,15 +5,15 @@
 # %% ../nbs/04_interp.ipynb 2
 from __future__ import annotations
 import ast, atexit, base64, builtins, ctypes, functools, io, itertools, json, linecache, math, os, re
-import select, signal, stat, struct, sys, threading, time, traceback, warnings, weakref
+import select, signal, stat, struct, sys, threading, time, traceback, types, warnings, weakref
 from dataclasses import dataclass, replace
 
 # %% auto 0
 __all__ = ['run_python_here', 'landlock_abi', 'Image', 'RunResult', 'SandboxError', 'IsolationError', 'SandboxClosedError',
            'IsolationWarning', 'Layer', 'SandboxStatus', 'Sandbox', 'default_sandbox', 'python', 'python_tool',
-           'sandbox_status']
+           'SandboxPool', 'sandbox_status']
 
-# %% ../nbs/04_interp.ipynb 6
+# %% ../nbs/04_interp.ipynb 9
 def _compile_cell(code:str, # Python source of the cell
                   filename:str='<cell>', # Name shown in tracebacks
                   top_level_await:bool=False, # Allow `await` outside a function
@@ -26,12 +26,12 @@ def _compile_cell(code:str, # Python source of the cell
         last = compile(ast.Expression(tree.body.pop().value), filename, 'eval', flags)
     return compile(tree, filename, 'exec', flags), last
 
-# %% ../nbs/04_interp.ipynb 9
+# %% ../nbs/04_interp.ipynb 12
 _CO_COROUTINE = 0x80  # the code-object flag set when top-level await was compiled in
 
 def _is_coroutine_code(code) -> bool: return bool(code.co_flags & _CO_COROUTINE)
 
-# %% ../nbs/04_interp.ipynb 12
+# %% ../nbs/04_interp.ipynb 15
 def _run(code:str, # Code to execute
          glb:dict|None=None, # Globals namespace (a fresh dict if None)
          loc:dict|None=None, # Locals namespace (the globals if None)
@@ -48,14 +48,14 @@ def _run(code:str, # Code to execute
         if sys.stdout is printed: sys.stdout = saved
     return result if result is not None else printed.getvalue().strip()
 
-# %% ../nbs/04_interp.ipynb 16
+# %% ../nbs/04_interp.ipynb 19
 def _raise_in_thread(thread:threading.Thread, # The thread to interrupt
                      exception_type:type=TimeoutError, # Exception raised at its next bytecode
                     ):
     "Ask CPython to raise `exception_type` asynchronously in `thread`."
     ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread.ident), ctypes.py_object(exception_type))
 
-# %% ../nbs/04_interp.ipynb 17
+# %% ../nbs/04_interp.ipynb 20
 def run_python_here(
     code:str, # Code to execute
     glb:dict|None=None, # Globals namespace
@@ -79,7 +79,7 @@ def run_python_here(
                 'and was interrupted (a call blocked in C finishes in the background first)')
     return outcome['error'] if 'error' in outcome else outcome.get('value')
 
-# %% ../nbs/04_interp.ipynb 33
+# %% ../nbs/04_interp.ipynb 36
 class _FrameTimeout(Exception): "No complete frame arrived, or could be sent, before the deadline."
 class _FrameViolation(Exception): "The peer sent something that is not a valid frame."
 class _UnrequestedFrame(_FrameViolation): "The worker sent a frame nobody asked for (its code wrote to the reply pipe)."
@@ -107,7 +107,7 @@ def _write_all(fd:int, data:bytes, deadline:float|None=None):
         try: view = view[os.write(fd, view):]
         except BlockingIOError: _wait_for(fd, select.POLLOUT, math.inf if deadline is None else deadline)  # the reader is behind
 
-# %% ../nbs/04_interp.ipynb 34
+# %% ../nbs/04_interp.ipynb 37
 _JSON_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)  # unrolled: each byte is matched one way only (linear)
 
 def _json_element_count(payload:bytes, # A JSON text
@@ -149,7 +149,7 @@ class _FrameReader:
             if not chunk: raise EOFError('the worker closed its pipe')
             self.buffer += chunk
 
-# %% ../nbs/04_interp.ipynb 41
+# %% ../nbs/04_interp.ipynb 44
 _libc = ctypes.CDLL(None, use_errno=True) if sys.platform == 'linux' else None  # the C library Python is linked against
 if _libc is not None:
     _libc.syscall.restype = ctypes.c_long
@@ -171,7 +171,7 @@ def _prctl(option:int, argument:int=0) -> int:
 
 def _unshare(flags:int): _check(_libc.unshare(flags), 'unshare')
 
-# %% ../nbs/04_interp.ipynb 43
+# %% ../nbs/04_interp.ipynb 46
 _SESSION_NAMESPACES = _CLONE_NEWUSER | _CLONE_NEWNS | _CLONE_NEWNET | _CLONE_NEWPID | _CLONE_NEWIPC | _CLONE_NEWUTS
 
 def _write_id_maps(pid:int, # A process that has just entered a new user namespace
@@ -194,7 +194,7 @@ def _unprivileged_ids() -> tuple:
             except KeyError: return candidate, candidate
         candidate += 1
 
-# %% ../nbs/04_interp.ipynb 45
+# %% ../nbs/04_interp.ipynb 48
 _MS_RDONLY, _MS_NOSUID, _MS_NODEV, _MS_NOEXEC, _MS_REMOUNT, _MS_BIND, _MS_REC, _MS_PRIVATE = 1, 2, 4, 8, 32, 4096, 16384, 1 << 18
 _MNT_DETACH, _AT_EMPTY_PATH, _AT_RECURSIVE = 2, 0x1000, 0x8000
 _SYS_OPEN_TREE, _SYS_MOVE_MOUNT, _SYS_MOUNT_SETATTR = 428, 429, 442  # the same number on every architecture
@@ -248,7 +248,7 @@ def _open_beneath(directory_fd:int, # Where the walk starts
         os.close(current)
         raise
 
-# %% ../nbs/04_interp.ipynb 48
+# %% ../nbs/04_interp.ipynb 51
 _SYSTEM_TOP_LEVEL = ('usr', 'bin', 'sbin', 'lib', 'lib32', 'lib64', 'libx32')  # shown read-only (symlinks recreated)
 _SYSTEM_ETC = ('ld.so.cache', 'alternatives', 'localtime')  # the rest of /etc stays out of sight
 _DEVICES = ('null', 'zero', 'full', 'random', 'urandom')
@@ -357,7 +357,7 @@ def _build_root(config:dict, # The session's settings: uid, gid, disk_mb, max_fi
     _check(_libc.sethostname(b'sandbox', 7), 'sethostname')  # its own UTS namespace: the host's name is not shown
     os.chdir(_SCRATCH)
 
-# %% ../nbs/04_interp.ipynb 50
+# %% ../nbs/04_interp.ipynb 53
 _SYS_LANDLOCK_CREATE_RULESET, _SYS_LANDLOCK_ADD_RULE, _SYS_LANDLOCK_RESTRICT_SELF = 444, 445, 446
 _LANDLOCK_CREATE_RULESET_VERSION, _LANDLOCK_RULE_PATH_BENEATH = 1, 1
 _FS_EXECUTE, _FS_WRITE_FILE, _FS_READ_FILE, _FS_READ_DIR = 1<<0, 1<<1, 1<<2, 1<<3
@@ -386,7 +386,7 @@ def _handled_fs_access(abi:int) -> int:
     if abi >= 5: rights |= 1 << 15   # IOCTL_DEV
     return rights
 
-# %% ../nbs/04_interp.ipynb 53
+# %% ../nbs/04_interp.ipynb 56
 def _apply_landlock(read_paths:list, # Paths the sandbox may read and execute
                     write_paths:list, # Paths the sandbox may also write, create and delete in
                    ) -> dict:
@@ -416,7 +416,7 @@ def _apply_landlock(read_paths:list, # Paths the sandbox may read and execute
     finally: os.close(ruleset)
     return {'abi': abi, 'fs': True, 'net': abi >= 4, 'scoped': abi >= 6}
 
-# %% ../nbs/04_interp.ipynb 55
+# %% ../nbs/04_interp.ipynb 58
 _SECCOMP_ARCHES = {  # machine: (AUDIT_ARCH value, socket, socketpair, denied syscalls, shared-memory syscalls)
     'x86_64': (0xc000003e, 41, 53, (101, 310, 311, 246, 320, 321, 298, 323, 250, 248, 249, 425, 426, 427,
                                     165, 166, 155, 272, 308, 175, 313, 176, 169, 167, 168, 163, 304,
@@ -466,7 +466,7 @@ def _apply_seccomp(deny_shared_memory:bool=False) -> bool:
     _check(_libc.prctl(_PR_SET_SECCOMP, _SECCOMP_MODE_FILTER, ctypes.byref(fprog), 0, 0), 'prctl(PR_SET_SECCOMP)')
     return True
 
-# %% ../nbs/04_interp.ipynb 58
+# %% ../nbs/04_interp.ipynb 61
 class _CapHeader(ctypes.Structure): _fields_ = [('version', ctypes.c_uint32), ('pid', ctypes.c_int)]
 class _CapData(ctypes.Structure): _fields_ = [('effective', ctypes.c_uint32), ('permitted', ctypes.c_uint32), ('inheritable', ctypes.c_uint32)]
 
@@ -478,7 +478,7 @@ def _drop_capabilities() -> bool:
     header, data = _CapHeader(0x20080522, 0), (_CapData * 2)()
     return _libc.capset(ctypes.byref(header), data) == 0
 
-# %% ../nbs/04_interp.ipynb 60
+# %% ../nbs/04_interp.ipynb 63
 def _forbid_nested_namespaces() -> bool:
     "Set every `max_*_namespaces` limit of the current (sandbox) user namespace to 0."
     names = [name for name in os.listdir('/proc/sys/user') if name.startswith('max_') and name.endswith('_namespaces')]
@@ -486,7 +486,7 @@ def _forbid_nested_namespaces() -> bool:
         with open(f'/proc/sys/user/{name}', 'w') as file: file.write('0')
     return bool(names)
 
-# %% ../nbs/04_interp.ipynb 62
+# %% ../nbs/04_interp.ipynb 65
 def _apply_rlimits(limits:dict, # rlimit name (e.g. 'RLIMIT_AS') -> value
                   ) -> list:
     "Set each limit (soft = hard); return the names that were applied."
@@ -500,26 +500,87 @@ def _apply_rlimits(limits:dict, # rlimit name (e.g. 'RLIMIT_AS') -> value
         except (ValueError, OSError): pass
     return applied
 
-# %% ../nbs/04_interp.ipynb 64
-class _CappedWriter(io.TextIOBase):
-    "A text stream that keeps the first `limit` characters written to it and counts the rest."
-    def __init__(self, limit:int): self.limit, self.parts, self.kept, self.dropped = limit, [], 0, 0
-    def writable(self): return True
-    def write(self, text):
-        if not isinstance(text, str): raise TypeError(f'write() argument must be str, not {type(text).__name__}')
-        room = self.limit - self.kept
-        if room > 0: self.parts.append(text[:room]); self.kept += min(room, len(text))
-        self.dropped += max(0, len(text) - max(room, 0))
-        return len(text)
-    def getvalue(self): return ''.join(self.parts)
-
+# %% ../nbs/04_interp.ipynb 67
 def _cap_text(text:str, limit:int) -> tuple:
     "Cut `text` to `limit` characters; return (text, dropped_count)."
     return (text, 0) if len(text) <= limit else (text[:limit], len(text) - limit)
 
 _ERROR_LENGTH_FACTOR = 4  # a traceback may be this many times `max_output` characters long
+_TEXT_MIMES = ('text/plain', 'text/markdown', 'text/html', 'text/latex', 'image/svg+xml')
+_IMAGE_MIMES = ('image/png', 'image/jpeg')
+_MAX_OUTPUTS = 24  # outputs kept per cell (consecutive prints merge into one stream output): a reply stays under the host's 512 JSON elements
+_MAX_TRACEBACK_LINES = 100  # traceback lines kept per cell, over all its error outputs
+_MAX_IMAGE_CHARACTERS = 8_000_000  # base64 characters of images kept per cell: a reply stays under the host's frame limit
 
-# %% ../nbs/04_interp.ipynb 67
+class _CellOutputs:
+    "The outputs of one cell, in order, as nbformat v4 output dicts, within the cell's caps."
+    def __init__(self, max_output:int):
+        self.max_output, self.outputs, self.error_text = max_output, [], None
+        self.stream_kept = self.stream_dropped = self.text_dropped = self.outputs_dropped = self.image_characters = self.traceback_lines = 0
+
+    def _add(self, output:dict):
+        if len(self.outputs) >= _MAX_OUTPUTS: self.outputs_dropped += 1
+        else: self.outputs.append(output)
+
+    def stream(self, name:str, text:str):
+        "Printed text: merged into the previous output when that is the same stream; all streams share `max_output` characters."
+        kept = text[:max(self.max_output - self.stream_kept, 0)]
+        self.stream_kept += len(kept); self.stream_dropped += len(text) - len(kept)
+        if not kept: return
+        last = self.outputs[-1] if self.outputs else None
+        if last is not None and last['output_type'] == 'stream' and last['name'] == name: last['text'] += kept
+        else: self._add({'output_type': 'stream', 'name': name, 'text': kept})
+
+    def rich(self, output_type:str, data:dict, execution_count:int|None=None):
+        "A `display_data` or `execute_result`: the text and image formats a model or a notebook can use, capped."
+        kept = {}
+        for mime, content in data.items():
+            if mime in _IMAGE_MIMES:
+                if isinstance(content, (bytes, bytearray)): content = base64.b64encode(content).decode()
+                if not isinstance(content, str): continue
+                if self.image_characters + len(content) > _MAX_IMAGE_CHARACTERS: self.outputs_dropped += 1; continue
+                self.image_characters += len(content)
+                kept[mime] = content
+            elif mime in _TEXT_MIMES and isinstance(content, str):
+                text, dropped = _cap_text(content, self.max_output)
+                if dropped and mime != 'text/plain': continue  # a cut-off HTML or SVG document is no use: the plain text stays
+                self.text_dropped += dropped
+                kept[mime] = text
+        if not kept: return
+        output = {'output_type': output_type, 'data': kept, 'metadata': {}}
+        if output_type == 'execute_result': output['execution_count'] = execution_count
+        self._add(output)
+
+    def error(self, exception:BaseException, traceback_text:str):
+        "An `error` output: the exception's type and message, and its (already shortened) traceback as lines."
+        message = (exception.msg or '') if isinstance(exception, SyntaxError) else str(exception)
+        self.error_text = traceback_text[:_ERROR_LENGTH_FACTOR * self.max_output]  # the cell's error, even when no output has room
+        self._add({'output_type': 'error', 'ename': type(exception).__name__, 'evalue': _cap_text(message, self.max_output)[0],
+                   'traceback': self._traceback_lines(traceback_text[:_ERROR_LENGTH_FACTOR * self.max_output].splitlines())})
+
+    def _traceback_lines(self, lines:list) -> list:
+        "The last lines of a traceback that fit the cell's budget (at least the exception line)."
+        kept = lines[-max(_MAX_TRACEBACK_LINES - self.traceback_lines, 1):]
+        self.traceback_lines += len(kept)
+        return kept
+
+    def clear(self):
+        "`IPython.display.clear_output()`: forget what the cell showed so far."
+        self.outputs.clear()
+
+class _CellStream(io.TextIOBase):
+    "`sys.stdout` or `sys.stderr` while a cell runs: text goes to the running cell's outputs."
+    def __init__(self, name:str, shell): self.name, self.shell = name, shell
+    def writable(self): return True
+    def isatty(self): return False
+    @property
+    def encoding(self): return 'utf-8'
+    def write(self, text):
+        if not isinstance(text, str): raise TypeError(f'write() argument must be str, not {type(text).__name__}')
+        if self.shell.outputs is not None: self.shell.outputs.stream(self.name, text)
+        return len(text)
+
+# %% ../nbs/04_interp.ipynb 70
 def _short_traceback(exception:BaseException, # The exception raised by a cell
                      max_lines:int=40, # Keep at most this many lines (the last ones)
                     ) -> str:
@@ -528,11 +589,15 @@ def _short_traceback(exception:BaseException, # The exception raised by a cell
     while frame is not None and not frame.tb_frame.f_code.co_filename.startswith('<cell'): frame = frame.tb_next
     summary = traceback.TracebackException(type(exception), exception, frame)
     while summary.stack and summary.stack[-1].filename == _short_traceback.__code__.co_filename: summary.stack.pop()
+    ipython = sys.modules.get('IPython')  # IPython's own frames (its wrapper of `open`, a magic's machinery) are never the user's
+    if ipython is not None and getattr(ipython, '__file__', None):
+        package = os.path.dirname(ipython.__file__) + os.sep
+        summary.stack = traceback.StackSummary.from_list([entry for entry in summary.stack if not entry.filename.startswith(package)])
     lines = ''.join(summary.format()).splitlines()
     if len(lines) > max_lines: lines = ['Traceback (most recent call last):', '  ...'] + lines[-max_lines:]
     return '\n'.join(lines)
 
-# %% ../nbs/04_interp.ipynb 69
+# %% ../nbs/04_interp.ipynb 72
 _PNG_SIGNATURE = b'\x89PNG\r\n\x1a\n'
 
 def _png_size(data:bytes) -> tuple:
@@ -556,7 +621,7 @@ def _collect_figures(max_images:int=8) -> list:
     pyplot.close('all')
     return images
 
-# %% ../nbs/04_interp.ipynb 71
+# %% ../nbs/04_interp.ipynb 74
 def _end_child_processes():
     "As PID 1 of a PID namespace: kill every other process in it and reap them all. Elsewhere: reap exited children."
     in_own_namespace = os.getpid() == 1
@@ -568,7 +633,7 @@ def _end_child_processes():
         except ChildProcessError: return
         if pid == 0: return
 
-# %% ../nbs/04_interp.ipynb 72
+# %% ../nbs/04_interp.ipynb 75
 def _leftover_threads(wait:float=0.2) -> int:
     "How many threads besides this one are still running after `wait` seconds (counted by the kernel, so C threads too)."
     deadline = time.monotonic() + wait
@@ -577,73 +642,215 @@ def _leftover_threads(wait:float=0.2) -> int:
         if not others or time.monotonic() >= deadline: return len(others)
         time.sleep(0.005)
 
-# %% ../nbs/04_interp.ipynb 74
+# %% ../nbs/04_interp.ipynb 77
+_SandboxShell = None
+
+def _shell_class():
+    "IPython's `InteractiveShell`, adapted to a sandbox worker (IPython is imported on first use: only the worker needs it)."
+    global _SandboxShell
+    if _SandboxShell is not None: return _SandboxShell
+    from IPython.core.interactiveshell import InteractiveShell
+    from IPython.core.displayhook import DisplayHook
+    from IPython.core.displaypub import DisplayPublisher
+    from IPython.core.profiledir import ProfileDir
+    from IPython.core.error import UsageError
+
+    class ResultHook(DisplayHook):
+        "The value of a cell's last expression becomes an `execute_result` (the base class keeps `_`, `__` and `Out`)."
+        def write_output_prompt(self): pass
+        def log_output(self, format_dict): pass
+        def write_format_data(self, format_dict, md_dict=None):
+            if self.shell.outputs is not None: self.shell.outputs.rich('execute_result', format_dict, self.prompt_count)
+
+    class Publisher(DisplayPublisher):
+        "`display()` anywhere in a cell becomes a `display_data` output."
+        def publish(self, data, metadata=None, source=None, *, transient=None, update=False, **kwargs):
+            if self.shell.outputs is not None: self.shell.outputs.rich('display_data', data)
+        def clear_output(self, wait=False):
+            if self.shell.outputs is not None: self.shell.outputs.clear()
+
+    class UncreatedProfile(ProfileDir):
+        "A profile directory that is named but never created: the shell writes no config or history files."
+        def check_dirs(self): pass
+
+    class SandboxShell(InteractiveShell):
+        "An IPython shell whose outputs, errors and shell escapes stay in the running cell's outputs."
+        displayhook_class, display_pub_class, profile_class = ResultHook, Publisher, UncreatedProfile
+        outputs = None  # the `_CellOutputs` of the running cell
+
+        def showtraceback(self, exc_tuple=None, filename=None, tb_offset=None, exception_only=False, running_compiled_code=False):
+            try: _, exception, _ = self._get_exc_info(exc_tuple)
+            except ValueError: return
+            if isinstance(exception, KeyboardInterrupt) and getattr(self, 'kernel', None) is not None: self.kernel.stop_repeating()
+            if self.outputs is None: return
+            if isinstance(exception, UsageError): self.outputs.error(exception, f'UsageError: {exception}')  # a misused magic: no traceback
+            else: self.outputs.error(exception, _short_traceback(exception))
+        def _format_exception_for_storage(self, exception, filename=None, running_compiled_code=False):
+            "History keeps the short traceback (IPython's own parses the cell with stack_data: seconds, the first time)."
+            return {'ename': type(exception).__name__, 'evalue': _cap_text(str(exception), 1000)[0],
+                    'traceback': _short_traceback(exception).splitlines()}
+        def showsyntaxerror(self, filename=None, running_compiled_code=False): self.showtraceback()
+        def showindentationerror(self): self.showtraceback()
+        def enable_gui(self, gui=None): pass
+
+        def system(self, cmd):
+            "`!cmd`: run it with /bin/sh inside the sandbox; its output joins the cell's stdout, its exit status is `_exit_code`."
+            import subprocess
+            process = subprocess.Popen(self.var_expand(cmd, depth=1), shell=True, stdin=subprocess.DEVNULL,
+                                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+            try:
+                for line in iter(process.stdout.readline, b''): sys.stdout.write(line.decode('utf-8', 'replace'))
+                self.user_ns['_exit_code'] = process.wait()
+            finally:
+                if process.poll() is None: process.kill(); process.wait()
+                process.stdout.close()
+        system_piped = system_raw = system
+
+    _SandboxShell = SandboxShell
+    return SandboxShell
+
+def _new_shell():
+    "A fresh sandbox shell: in-memory history, no profile directory on disk, cells named `<cell-N>` in tracebacks."
+    from traitlets.config import Config
+    shell_class = _shell_class()
+    config = Config()
+    config.HistoryManager.hist_file = ':memory:'
+    config.InteractiveShell.colors = 'nocolor'  # help and magics write no ANSI colour codes
+    config.PlainTextFormatter.pprint = False  # values as `repr` gives them: one line, as Python shows them
+    location = f'{_SCRATCH}/.ipython'  # named, never created
+    shell = shell_class(config=config, ipython_dir=location, profile_dir=shell_class.profile_class(location=f'{location}/profile_default'))
+    shell.compile.get_code_name = lambda raw_code, transformed_code, number: f'<cell-{number}>'
+    shell_class._instance = _shell_class().__mro__[1]._instance = shell  # `get_ipython()` finds it (IPython's formatters ask)
+    return shell
+
+# %% ../nbs/04_interp.ipynb 79
 class _Kernel:
-    "The worker's side of a session: a persistent namespace that runs cells like a notebook."
-    def __init__(self):
-        self.namespace = {'__name__': '__main__', '__builtins__': builtins}
-        self.cell_count, self.running, self.loop, self.pid = 0, False, None, os.getpid()
+    "The worker's side of a session: an IPython shell with a persistent namespace that runs cells like a notebook."
+    def __init__(self, shell=None):
+        self.shell = shell if shell is not None else _warm_shell if _warm_shell is not None else _new_shell_or_plain()
+        self.running, self.pid, self.loop_shared, self.interrupted, self.real_fork = False, os.getpid(), False, False, os.fork
+        self.shell.kernel = self
 
     def on_interrupt(self, signal_number, frame):
-        if self.running: raise KeyboardInterrupt()
+        "SIGINT (the host's soft timeout): raise KeyboardInterrupt in the cell (and remember it, for `_fork_checking_interrupt`)."
+        if not self.running: return
+        self.interrupted = True
+        raise KeyboardInterrupt()
 
-    def _event_loop(self):
-        "The session's event loop: the one earlier cells used via `asyncio.get_event_loop()`, if any, else a new one."
-        if self.loop is None or self.loop.is_closed():
-            import asyncio
-            with warnings.catch_warnings():
-                warnings.simplefilter('ignore', DeprecationWarning)
-                try: self.loop = asyncio.get_event_loop_policy().get_event_loop()
-                except RuntimeError: self.loop = None
-            if self.loop is None or self.loop.is_closed(): self.loop = asyncio.new_event_loop()
-            asyncio.set_event_loop(self.loop)
-        return self.loop
+    def stop_repeating(self):
+        "The shell caught the interrupt, or the cell ended."
+        self.interrupted = False
 
-    def _execute(self, code):
-        result = eval(code, self.namespace)
-        if _is_coroutine_code(code): result = self._event_loop().run_until_complete(result)
-        return result
+    def _fork_checking_interrupt(self):
+        "`os.fork`, raising a pending interrupt in the parent: one that arrives during a fork is raised inside an at-fork callback"
+        try: return self.real_fork()  # (IPython loads logging, which has some), where Python only prints it
+        finally:
+            if self.interrupted and self.running and os.getpid() == self.pid: raise KeyboardInterrupt()
+
+    def _share_event_loop(self):
+        "One event loop for top-level `await` (IPython's) and for `asyncio.get_event_loop()` in plain cells, so tasks span cells."
+        import asyncio
+        from IPython.core.async_helpers import get_asyncio_loop
+        asyncio.set_event_loop(get_asyncio_loop())
+        self.loop_shared = True
 
     def run(self, code:str, max_output:int) -> dict:
         "Run one cell; return the reply message."
-        self.cell_count += 1
-        filename = f'<cell-{self.cell_count}>'
-        linecache.cache[filename] = (len(code), None, code.splitlines(True), filename)
-        output, saved = _CappedWriter(max_output), (sys.stdout, sys.stderr)
-        value = error = None
-        interrupted, images = False, []
-        sys.stdout = sys.stderr = output
+        if not self.loop_shared:  # in the session, on its first cell: never in the template
+            if not isinstance(self.shell, _PlainShell): self._share_event_loop()
+            os.fork = self._fork_checking_interrupt
+        outputs = self.shell.outputs = _CellOutputs(max_output)
+        saved = sys.stdout, sys.stderr
+        sys.stdout, sys.stderr = _CellStream('stdout', self.shell), _CellStream('stderr', self.shell)
+        interrupted = False
         try:
-            statements, last = _compile_cell(code, filename, top_level_await=True)
             self.running = True
-            try:
-                self._execute(statements)
-                if last is not None: value = self._execute(last)
+            try: result = self.shell.run_cell(code, store_history=True)
             finally:
                 self.running = False
                 if os.getpid() != self.pid: os._exit(0)  # a process the cell forked must not answer for it
-            if code.rstrip().endswith(';'): value = None  # IPython's convention: a trailing ; hides the value
-            if value is not None:
-                self.namespace['_'] = value
-                if hasattr(type(value), '_repr_png_'):
-                    png = value._repr_png_()
-                    if isinstance(png, bytes): images.append(_png_image(png))
-        except KeyboardInterrupt as exception: interrupted, error = True, _short_traceback(exception)
-        except BaseException as exception: error = _short_traceback(exception)
+                self.stop_repeating()
+            interrupted = isinstance(result.error_in_exec, KeyboardInterrupt)
+        except KeyboardInterrupt as exception:  # the interrupt landed in IPython's own code, around the cell's
+            interrupted = True
+            outputs.error(exception, 'KeyboardInterrupt')
+        except BaseException as exception: outputs.error(exception, _short_traceback(exception))
         finally:
             sys.stdout, sys.stderr = saved
             if os.getpid() != self.pid: os._exit(1)
-        shown, value_dropped = None, 0
-        if value is not None:
-            try: shown, value_dropped = _cap_text(repr(value), max_output)
-            except BaseException as exception: shown = f'<repr() of {type(value).__name__} object failed: {exception!r}>'
-        try: images += _collect_figures()
-        except Exception as exception: error = (error or '') + f'\n(could not render a figure: {exception!r})'
-        if error is not None: error = error[:_ERROR_LENGTH_FACTOR * max_output]
-        return {'output': output.getvalue(), 'output_dropped': output.dropped, 'value': shown,
-                'value_dropped': value_dropped, 'error': error, 'interrupted': interrupted, 'images': images}
+        try:
+            for figure in _collect_figures(): outputs.rich('display_data', {'image/png': figure['data'], 'text/plain': '<Figure>'})
+        except Exception as exception: outputs.stream('stderr', f'(could not render a figure: {exception!r})\n')
+        finally: self.shell.outputs = None
+        return {'outputs': outputs.outputs, 'output_dropped': outputs.stream_dropped, 'value_dropped': outputs.text_dropped,
+                'outputs_dropped': outputs.outputs_dropped, 'interrupted': interrupted, 'error': outputs.error_text}
 
-# %% ../nbs/04_interp.ipynb 79
+_warm_shell = None  # made once in the template process: every session forked from it starts with IPython loaded
+
+def _warm_up_shell():
+    "Import IPython, make a shell, run a few fixed cells through it and reset it (in the template, which never runs a session's code)."
+    global _warm_shell
+    import asyncio  # imported here, so a session's first cell does not pay for it (no loop is made)
+    try: kernel = _Kernel(_new_shell())
+    except ImportError: return  # an interpreter without IPython: sessions use the plain runner
+    kernel.loop_shared = True  # no event loop here: its epoll descriptor would be shared by every session forked from the template
+    shell, names = kernel.shell, set(kernel.shell.user_ns)
+    shell.outputs, saved = _CellOutputs(100), (sys.stdout, sys.stderr)
+    sys.stdout, sys.stderr = _CellStream('stdout', shell), _CellStream('stderr', shell)
+    try:
+        for cell in ('1 + 1', 'print(1)', 'from IPython.display import display; display(1)', '1/0', 'f('):  # cheap: %time would
+            shell.run_cell(cell, store_history=False)  # cost 70 ms, `shell.reset()` 60 ms; so no history, and an undo by hand
+    finally: sys.stdout, sys.stderr = saved
+    for name in set(shell.user_ns) - names: del shell.user_ns[name]
+    shell.push({'_': '', '__': '', '___': ''}, interactive=False)  # as IPython's own: hidden names, not the user's
+    shell.displayhook._ = shell.displayhook.__ = shell.displayhook.___ = ''
+    shell.history_manager.output_hist.clear()
+    shell.outputs = None
+    _warm_shell = shell
+
+# %% ../nbs/04_interp.ipynb 81
+class _PlainShell:
+    "The cell runner where IPython cannot be imported (an interpreter without it): plain Python semantics, no magics or `!`."
+    def __init__(self):
+        self.user_ns = {'__name__': '__main__', '__builtins__': builtins}
+        self.execution_count, self.outputs, self.loop = 1, None, None
+
+    def _execute(self, code):
+        result = eval(code, self.user_ns)
+        if _is_coroutine_code(code):
+            import asyncio
+            if self.loop is None or self.loop.is_closed():
+                self.loop = asyncio.new_event_loop()
+                asyncio.set_event_loop(self.loop)
+            result = self.loop.run_until_complete(result)
+        return result
+
+    def run_cell(self, code:str, store_history:bool=True):
+        "Run `code` as a cell: its value (unless a trailing `;` hides it) becomes an `execute_result`, its error an `error` output."
+        number, self.execution_count = self.execution_count, self.execution_count + 1
+        filename = f'<cell-{number}>'
+        linecache.cache[filename] = (len(code), None, code.splitlines(True), filename)
+        error = None
+        try:
+            statements, last = _compile_cell(code, filename, top_level_await=True)
+            self._execute(statements)
+            value = self._execute(last) if last is not None else None
+            if value is not None and not code.rstrip().endswith(';'):
+                self.user_ns['_'] = value
+                data = {'text/plain': repr(value)}
+                if hasattr(type(value), '_repr_png_'): data['image/png'] = value._repr_png_()
+                self.outputs.rich('execute_result', data, number)
+        except BaseException as exception:
+            error = exception
+            self.outputs.error(exception, _short_traceback(exception))
+        return types.SimpleNamespace(error_in_exec=error)
+
+def _new_shell_or_plain():
+    "IPython's shell where it can be imported, else the plain runner."
+    try: return _new_shell()
+    except ImportError: return _PlainShell()
+
+# %% ../nbs/04_interp.ipynb 85
 def _serve(kernel:_Kernel, # Runs one cell: `kernel.run(code, max_output) -> reply dict` (the seam a different kernel plugs into)
            request_fd:int, # Pipe end the worker reads requests from
            reply_fd:int, # Pipe end the worker writes replies to
@@ -660,6 +867,7 @@ def _serve(kernel:_Kernel, # Runs one cell: `kernel.run(code, max_output) -> rep
         else:
             try: reply = kernel.run(request['code'], int(request.get('max_output', 20000)))
             except KeyboardInterrupt: reply = {'error': 'KeyboardInterrupt', 'interrupted': True}
+            except Exception as exception: reply = {'error': f'{type(exception).__name__} in the sandbox kernel'}  # say so, never die
         leftover = 0
         if not keep_background:
             leftover = _leftover_threads()  # first: a thread could go on starting processes
@@ -669,7 +877,7 @@ def _serve(kernel:_Kernel, # Runs one cell: `kernel.run(code, max_output) -> rep
         _write_all(reply_fd, _pack_frame(reply))
         if leftover: os._exit(0)  # the only way to stop a thread; as PID 1, every process of the namespace dies with it
 
-# %% ../nbs/04_interp.ipynb 80
+# %% ../nbs/04_interp.ipynb 86
 def _point_standard_fds_at_null():
     "Make fds 0, 1 and 2 refer to /dev/null (C-level writes cannot reach the protocol), without closing any of them."
     null = os.open(os.devnull, os.O_RDWR)
@@ -776,7 +984,7 @@ def _bootstrap_session(request_fd:int, # Pipe end the worker reads requests from
     _serve(kernel, request_fd, reply_fd, keep_background)
     os._exit(0)
 
-# %% ../nbs/04_interp.ipynb 82
+# %% ../nbs/04_interp.ipynb 88
 def _remove_host_cgroups(host_pid:int):
     "Remove the cgroups the host process `host_pid` made for its sessions (once their processes are gone)."
     for base in _cgroup_bases().values():
@@ -797,6 +1005,7 @@ def _template_main():
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     bootstraps = set()  # pids only: the template never holds a session's settings
     _python_read_paths()  # cached before any fork: a session computes it after leaving the host's uid
+    _warm_up_shell()  # IPython loaded and warmed once: every session forked from here starts with it
     import gc; gc.freeze()  # the collector of a forked session then leaves the template's objects (and their pages) alone
 
     def reap():
@@ -839,10 +1048,66 @@ def _template_main():
     _remove_host_cgroups(host_pid)
     os._exit(0)
 
-# %% ../nbs/04_interp.ipynb 84
+# %% ../nbs/04_interp.ipynb 91
+from html.parser import HTMLParser
+
+class _HTMLText(HTMLParser):
+    "HTML turned into the plain text a model reads: tables as `| a | b |` rows, blocks on their own lines, no styles or scripts."
+    _BLOCKS = {'p', 'div', 'br', 'li', 'ul', 'ol', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'pre', 'table', 'tr', 'hr', 'blockquote', 'section'}
+    _HIDDEN = {'style', 'script', 'head', 'title'}
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.lines, self.current, self.hidden, self.preformatted, self.row, self.cell = [], [], 0, 0, None, None
+    def end_line(self):
+        text = ''.join(self.current).rstrip()
+        if text: self.lines.append(text)
+        self.current = []
+    def handle_starttag(self, tag, attrs):
+        if tag in self._HIDDEN: self.hidden += 1
+        elif tag == 'tr': self.row = []
+        elif tag in ('td', 'th') and self.row is not None: self.cell = []
+        elif tag == 'pre': self.end_line(); self.preformatted += 1
+        elif tag in self._BLOCKS: self.end_line()
+        if tag == 'li': self.current.append('- ')
+    def handle_startendtag(self, tag, attrs):
+        if tag in ('br', 'hr'): self.end_line()
+    def handle_endtag(self, tag):
+        if tag in self._HIDDEN: self.hidden = max(0, self.hidden - 1)
+        elif tag in ('td', 'th') and self.cell is not None and self.row is not None:
+            self.row.append(' '.join(''.join(self.cell).split()).replace('|', '\\|'))
+            self.cell = None
+        elif tag == 'tr' and self.row is not None:
+            self.end_line()
+            self.lines.append('| ' + ' | '.join(self.row) + ' |')
+            self.row = None
+        elif tag == 'thead' and self.lines and self.lines[-1].startswith('| '):
+            self.lines.append('|' + '---|' * (self.lines[-1].count(' | ') + 1))
+        elif tag == 'pre': self.end_line(); self.preformatted = max(0, self.preformatted - 1)
+        elif tag in self._BLOCKS: self.end_line()
+    def handle_data(self, data):
+        if self.hidden: return
+        if self.cell is not None: self.cell.append(data)
+        elif self.preformatted: self.current.append(data)
+        else:
+            words = ' '.join(data.split())
+            if words: self.current.append((' ' if data[:1].isspace() and self.current else '') + words + (' ' if data[-1:].isspace() else ''))
+
+def _html_text(html:str) -> str:
+    "The readable text of an HTML fragment (a styled table, a DataFrame): no markup, tables as `| ... |` rows."
+    parser = _HTMLText()
+    parser.feed(html); parser.close(); parser.end_line()
+    return '\n'.join(parser.lines)
+
+def _model_text(data:dict) -> str|None:
+    "What a model reads of a rich output's formats: Markdown, else HTML as text, else plain text."
+    if 'text/markdown' in data: return data['text/markdown']
+    if 'text/html' in data: return _html_text(data['text/html'])
+    return data.get('text/plain')
+
+# %% ../nbs/04_interp.ipynb 93
 @dataclass(frozen=True)
 class Image:
-    "A rich display output: an image produced by the code (e.g. a matplotlib figure)."
+    "A rich display output: an image produced by the code (a matplotlib figure, `IPython.display.Image`, an object with `_repr_png_`)."
     mime: str
     data: str  # base64
     width: int = 0
@@ -854,35 +1119,49 @@ class Image:
 
 @dataclass(frozen=True)
 class RunResult:
-    "What running a cell in a sandbox showed: printed output, the last expression's repr, an error, images and notes."
-    output: str = ''
-    value: str|None = None
-    error: str|None = None
-    images: tuple = ()
-    notes: tuple = ()
+    "What running a cell in a sandbox showed: printed output, the last expression's value, an error, images, notes, and the notebook outputs."
+    output: str = ''  # everything printed (stdout and stderr)
+    value: str|None = None  # the last expression's value as a model reads it (Markdown, HTML as text, or plain text)
+    error: str|None = None  # a short traceback
+    images: tuple = ()  # `Image`s, in the order shown
+    notes: tuple = ()  # what the sandbox itself has to say (truncation, timeouts, restarts)
     timed_out: bool = False
     state_lost: bool = False
     duration: float = 0.0
+    outputs: tuple = ()  # the cell's outputs as nbformat v4 dicts (stream, display_data, execute_result, error), in order
 
     @property
     def ok(self) -> bool: return self.error is None
+    def _shown(self) -> list:
+        "The text of each output in order: printed text, rich outputs as a model reads them, images described."
+        parts, images = [], iter(self.images)
+        for output in self.outputs:
+            if output['output_type'] == 'stream':
+                if output['text'].rstrip('\n'): parts.append(output['text'].rstrip('\n'))
+            elif output['output_type'] in ('display_data', 'execute_result'):
+                pictures = [mime for mime in _IMAGE_MIMES if mime in output['data']]
+                text = _model_text(output['data'])  # a value keeps its text beside its image; a displayed figure is its image
+                if text is not None and (output['output_type'] == 'execute_result' or not pictures): parts.append(text)
+                parts += [str(next(images, '[image]')) for _ in pictures]
+        return parts
     def __str__(self):
-        parts = [self.output.rstrip('\n')] if self.output else []
-        if self.value is not None: parts.append(self.value)
+        if self.outputs: parts = self._shown()
+        else: parts = ([self.output.rstrip('\n')] if self.output else []) + ([self.value] if self.value is not None else [])
         if self.error: parts.append(self.error)
-        parts += [str(image) for image in self.images] + [f'[{note}]' for note in self.notes]
-        return '\n'.join(parts)
+        if not self.outputs: parts += [str(image) for image in self.images]
+        return '\n'.join(parts + [f'[{note}]' for note in self.notes])
     def to_dict(self) -> dict:
         return {'output': self.output, 'value': self.value, 'error': self.error, 'images': [i.to_dict() for i in self.images],
-                'notes': list(self.notes), 'timed_out': self.timed_out, 'state_lost': self.state_lost, 'duration': self.duration}
+                'notes': list(self.notes), 'timed_out': self.timed_out, 'state_lost': self.state_lost, 'duration': self.duration,
+                'outputs': [dict(output) for output in self.outputs]}
 
-# %% ../nbs/04_interp.ipynb 87
+# %% ../nbs/04_interp.ipynb 96
 class SandboxError(RuntimeError): "Base class for sandbox failures."
 class IsolationError(SandboxError): "A required isolation layer is not available on this system."
 class SandboxClosedError(SandboxError): "The sandbox session was closed; create a new `Sandbox`."
 class IsolationWarning(UserWarning): "A sandbox isolation layer is not available; the code runs with less protection."
 
-# %% ../nbs/04_interp.ipynb 89
+# %% ../nbs/04_interp.ipynb 98
 @dataclass(frozen=True)
 class Layer:
     "One isolation layer: its name, whether it is active, and a short description."
@@ -906,7 +1185,7 @@ class SandboxStatus:
     def to_dict(self) -> dict:
         return {'layers': [{'name': l.name, 'active': l.active, 'detail': l.detail} for l in self.layers], 'scratch': self.scratch}
 
-# %% ../nbs/04_interp.ipynb 91
+# %% ../nbs/04_interp.ipynb 100
 def _this_file() -> str:
     "Path of interp.py (also when this code runs from the notebook)."
     path = globals().get('__file__')
@@ -924,7 +1203,7 @@ def _python_read_paths() -> tuple:
     paths.update(sysconfig.get_paths().get(key, '') for key in ('stdlib', 'platstdlib', 'purelib', 'platlib'))
     return tuple(sorted(os.path.realpath(path) for path in paths if path and os.path.exists(path)))
 
-# %% ../nbs/04_interp.ipynb 94
+# %% ../nbs/04_interp.ipynb 103
 def _cgroup_bases() -> dict:
     "controller -> the directory of this process's own cgroup for `pids` and `memory` (v1 hierarchies, or the v2 one)."
     bases = {}
@@ -975,7 +1254,7 @@ def _remove_cgroup(path:str|None):
         except FileNotFoundError: return
         except OSError: time.sleep(0.0005 * min(attempt + 1, 20))
 
-# %% ../nbs/04_interp.ipynb 96
+# %% ../nbs/04_interp.ipynb 105
 def _read_regular_file(directory_fd:int, # Directory the name is relative to
                        name:str, # Relative path beneath it
                        max_bytes:int, # Refuse files larger than this
@@ -1033,7 +1312,7 @@ def _regular_files(directory_fd:int, max_entries:int=10_000, max_depth:int=32) -
         finally: os.close(fd)
     return sorted(found[:max_entries])
 
-# %% ../nbs/04_interp.ipynb 99
+# %% ../nbs/04_interp.ipynb 108
 class _Worker:
     "Handles on one running sandbox worker."
     _remove_cgroup = staticmethod(_remove_cgroup)  # held by the class: the finalizer may run after module globals are cleared
@@ -1116,7 +1395,7 @@ class _Worker:
             try: self._remove_cgroup(path)
             except Exception: pass
 
-# %% ../nbs/04_interp.ipynb 101
+# %% ../nbs/04_interp.ipynb 110
 def _layer_table(report:dict, limits:dict) -> tuple:
     "Turn the worker's setup report into `Layer`s."
     rlimits = set(report.get('rlimits', ()))
@@ -1151,7 +1430,7 @@ def _layer_table(report:dict, limits:dict) -> tuple:
         Layer('background', bool(report.get('background_stopped')), 'nothing a cell starts outlives it: processes are killed, leftover threads restart the session'),
     )
 
-# %% ../nbs/04_interp.ipynb 103
+# %% ../nbs/04_interp.ipynb 112
 _BOOTSTRAP = ("import sys, types, importlib.machinery as machinery; path, name = sys.argv[1], 'toolcall_sandbox_worker'; "
               "module = types.ModuleType(name); module.__file__ = path; sys.modules[name] = module; "
               "machinery.SourceFileLoader(name, path).exec_module(module); module._template_main()")
@@ -1167,19 +1446,60 @@ def _count(message:dict, key:str) -> int:
     value = message.get(key, 0)
     return value if isinstance(value, int) and value >= 0 else 0
 
-def _images(message:dict, max_images:int=8) -> tuple:
-    "Validated images from an untrusted reply: PNG data only, decoded to check it."
-    items, images = message.get('images') or [], []
-    if not isinstance(items, list): raise _FrameViolation('images is not a list')
-    for item in items[:max_images]:
-        if not isinstance(item, dict) or item.get('mime') != 'image/png' or not isinstance(item.get('data'), str): continue
-        try: data = base64.b64decode(item['data'], validate=True)
-        except ValueError: continue
-        width, height = _png_size(data)
-        if width: images.append(Image('image/png', item['data'], width, height))
-    return tuple(images)
+def _jpeg_size(data:bytes) -> tuple:
+    "(width, height) from a JPEG's start-of-frame segment, or (0, 0) if `data` is not a JPEG (one forward pass over its segments)."
+    if data[:2] != b'\xff\xd8': return (0, 0)
+    position = 2
+    while position + 9 <= len(data):
+        if data[position] != 0xFF: return (0, 0)
+        marker = data[position + 1]
+        if marker == 0xFF: position += 1; continue  # a fill byte
+        if marker == 0x01 or 0xD0 <= marker <= 0xD8: position += 2; continue  # markers without a length
+        if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):
+            height, width = struct.unpack('>HH', data[position + 5:position + 9])
+            return (width, height)
+        position += 2 + int.from_bytes(data[position + 2:position + 4], 'big')
+    return (0, 0)
 
-# %% ../nbs/04_interp.ipynb 107
+def _image(mime:str, encoded:str) -> Image|None:
+    "An `Image` from untrusted base64 data, if it decodes and its header gives a size."
+    try: data = base64.b64decode(encoded, validate=True)
+    except ValueError: return None
+    width, height = (_png_size if mime == 'image/png' else _jpeg_size)(data)
+    return Image(mime, encoded, width, height) if width else None
+
+def _outputs(message:dict, limit:int, max_images:int=8) -> tuple:
+    "(outputs, images) from an untrusted reply: nbformat v4 outputs rebuilt field by field, text capped at `limit`, bad images dropped."
+    items = message.get('outputs') or []
+    if not isinstance(items, list): raise _FrameViolation('outputs is not a list')
+    clean, images = [], []
+    for item in items[:_MAX_OUTPUTS]:
+        kind = item.get('output_type') if isinstance(item, dict) else None
+        if kind == 'stream':
+            if item.get('name') not in ('stdout', 'stderr') or not isinstance(item.get('text'), str): raise _FrameViolation('bad stream output')
+            clean.append({'output_type': 'stream', 'name': item['name'], 'text': item['text'][:limit]})
+        elif kind in ('display_data', 'execute_result'):
+            data = item.get('data')
+            if not isinstance(data, dict) or not all(isinstance(content, str) for content in data.values()): raise _FrameViolation(f'bad {kind} output')
+            kept = {mime: content[:limit] for mime, content in data.items() if mime in _TEXT_MIMES}
+            for mime in _IMAGE_MIMES:
+                image = _image(mime, data[mime]) if mime in data and len(images) < max_images else None
+                if image is not None: kept[mime] = data[mime]; images.append(image)
+            output = {'output_type': kind, 'data': kept, 'metadata': {}}
+            if kind == 'execute_result':
+                count = item.get('execution_count')
+                output['execution_count'] = count if isinstance(count, int) and not isinstance(count, bool) else None
+            if kept: clean.append(output)
+        elif kind == 'error':
+            lines = item.get('traceback')
+            if not (isinstance(item.get('ename'), str) and isinstance(item.get('evalue'), str) and isinstance(lines, list)
+                    and all(isinstance(line, str) for line in lines)): raise _FrameViolation('bad error output')
+            clean.append({'output_type': 'error', 'ename': item['ename'][:200], 'evalue': item['evalue'][:limit],
+                          'traceback': [line[:limit] for line in lines[:100]]})
+        else: raise _FrameViolation(f'unknown output type {kind!r}')
+    return tuple(clean), tuple(images)
+
+# %% ../nbs/04_interp.ipynb 116
 class _Template:
     "The host's handle on its template process, which forks new sandbox sessions."
     def __init__(self): self.lock, self.process, self.control, self.owner = threading.Lock(), None, None, None
@@ -1218,7 +1538,7 @@ class _Template:
 _template = _Template()
 atexit.register(_template.close)
 
-# %% ../nbs/04_interp.ipynb 108
+# %% ../nbs/04_interp.ipynb 117
 _MAX_CODE_CHARACTERS = 1_000_000  # a request frame stays far below the worker's frame limit
 _MAX_CONFIG_BYTES = 1 << 20  # the settings frame (mostly `env`)
 _MAX_SHARED_PATHS = 64
@@ -1488,22 +1808,27 @@ class Sandbox:
 
     def _result(self, reply:dict, timed_out:bool, timeout:float, started:float) -> RunResult:
         limit = self.max_output
-        output, value, error = _text(reply, 'output', limit) or '', _text(reply, 'value', limit), _text(reply, 'error', _ERROR_LENGTH_FACTOR * limit)
-        restart = _text(reply, 'restart', 200)
+        outputs, images = _outputs(reply, limit)
+        _text(reply, 'value', limit)  # fields the worker does not send are still checked: a forged one is refused
+        if not isinstance(reply.get('images', []), list): raise _FrameViolation('images is not a list')
+        error, restart = _text(reply, 'error', _ERROR_LENGTH_FACTOR * limit), _text(reply, 'restart', 200)
+        output = ''.join(item['text'] for item in outputs if item['output_type'] == 'stream')[:limit]
+        results = [item for item in outputs if item['output_type'] == 'execute_result']
+        value = _model_text(results[-1]['data']) if results else None
         notes = []
         if _count(reply, 'output_dropped'): notes.append(f"output truncated: {_count(reply, 'output_dropped')} more characters not shown")
         if _count(reply, 'value_dropped'): notes.append(f"result truncated: {_count(reply, 'value_dropped')} more characters not shown")
+        if _count(reply, 'outputs_dropped'): notes.append(f"{_count(reply, 'outputs_dropped')} more outputs not shown")
         if timed_out:
             where = [line for line in (error or '').splitlines() if line.strip() != 'KeyboardInterrupt']
             error = '\n'.join(where + [f'TimeoutError: the code ran past the {timeout} s limit and was interrupted; '
                                       'the session and its variables are kept'])
-        images = _images(reply)
         if restart is not None:  # the worker ended itself: threads cannot be stopped any other way
             failure = self._restart()
             notes.append(f'{restart}: nothing a cell starts may outlive it, so the session was restarted '
                          '(all variables, imports and files were lost)')
             if failure is not None: notes.append(f'the restart failed ({failure}); the next run tries again')
-        return RunResult(output, value, error, images, tuple(notes), timed_out, restart is not None, time.monotonic() - started)
+        return RunResult(output, value, error, images, tuple(notes), timed_out, restart is not None, time.monotonic() - started, outputs)
 
     def _directory_fd(self, name:str) -> tuple:
         "(directory fd, path relative to it) for `name`: relative names are in scratch, absolute ones in a write path."
@@ -1548,7 +1873,7 @@ class Sandbox:
             directory, _ = self._directory_fd('.')
             return _regular_files(directory)
 
-# %% ../nbs/04_interp.ipynb 126
+# %% ../nbs/04_interp.ipynb 147
 _default_sandbox = None
 _default_lock = threading.Lock()
 
@@ -1563,10 +1888,22 @@ def python(
     code:str, # Python code to run; the value of a final expression is shown, as in a notebook
     timeout:int=30, # Seconds before the code is interrupted (state is kept) or, if it won't stop, killed (state is lost)
 ):
-    "Run Python `code` in a persistent sandboxed session (no network; files only in the current directory) and return the output, the final expression's value, any error, and plots as images."
+    "Run Python `code` in a persistent sandboxed session (no network; files only in the current directory) and return the output, the final expression's value and any error."
     return default_sandbox().run(code, timeout)
 
-# %% ../nbs/04_interp.ipynb 130
+def _python_description(plots:bool|None=None, # Can the sandbox import matplotlib? (None: look)
+                       ) -> str:
+    "The `python` tool's description, honest about plots: they are mentioned only where matplotlib can be imported."
+    if plots is None:
+        import importlib.util
+        plots = importlib.util.find_spec('matplotlib') is not None  # the sandbox imports from this interpreter's own path
+    return ('Run Python `code` in a persistent sandboxed IPython session (no network; files only in the current directory; '
+            'magics and !commands work) and return the output, the final expression\'s value, any error'
+            + (', and plots as images.' if plots else '.'))
+
+python.__doc__ = _python_description()
+
+# %% ../nbs/04_interp.ipynb 153
 def python_tool(
     session:Sandbox, # The session the tool runs code in
     name:str='python', # The tool name the model sees
@@ -1577,7 +1914,66 @@ def python_tool(
     run_in_session.__name__ = run_in_session.__qualname__ = name
     return run_in_session
 
-# %% ../nbs/04_interp.ipynb 133
+# %% ../nbs/04_interp.ipynb 156
+class SandboxPool:
+    "One `Sandbox` per key, started on first use; the least recently used closed beyond `max_sessions`, idle ones after `idle_timeout`."
+    def __init__(self,
+                 max_sessions:int=16, # Most sandboxes alive at once
+                 idle_timeout:float|None=1800, # Close a sandbox unused this many seconds (None: never)
+                 clock=time.monotonic, # Source of the current time in seconds (tests pass their own)
+                 **sandbox_options, # `Sandbox` options for every session: timeout, memory_mb, read_paths, require_isolation, ...
+                ):
+        if max_sessions < 1: raise ValueError(f'max_sessions must be at least 1, not {max_sessions}')
+        import collections
+        self.max_sessions, self.idle_timeout, self.clock, self.sandbox_options = max_sessions, idle_timeout, clock, sandbox_options
+        self.sandboxes, self.last_used, self.lock = collections.OrderedDict(), {}, threading.Lock()
+
+    def _expired(self, now:float) -> list:
+        "Take out the sandboxes idle past `idle_timeout` and the least recently used beyond `max_sessions` (lock held)."
+        stale = [key for key, used in self.last_used.items() if self.idle_timeout is not None and now - used > self.idle_timeout]
+        remaining = [key for key in self.sandboxes if key not in stale]  # least recently used first
+        return [self._remove(key) for key in [*stale, *remaining[:max(0, len(remaining) - self.max_sessions)]]]
+
+    def _remove(self, key):
+        self.last_used.pop(key, None)
+        return self.sandboxes.pop(key)
+
+    def get(self,
+            key:str, # Whose session: a conversation, a user, a client
+            create:bool=True, # Start one when `key` has none? (else return None)
+           ) -> Sandbox|None:
+        "The sandbox for `key`, started if it has none and `create` is true."
+        with self.lock:
+            now = self.clock()
+            expired = self._expired(now)
+            sandbox = self.sandboxes.get(key)
+            if sandbox is not None and sandbox._closed: self._remove(key); sandbox = None  # closed by its user
+            if sandbox is None and create:
+                sandbox = self.sandboxes[key] = Sandbox(**self.sandbox_options)
+                expired += self._expired(now)
+            if sandbox is not None:
+                self.sandboxes.move_to_end(key)
+                self.last_used[key] = now
+        for old in expired: old.close()
+        return sandbox
+
+    def close_idle(self):
+        "Close the sandboxes unused for more than `idle_timeout` seconds now (`get` does this too)."
+        with self.lock: expired = self._expired(self.clock())
+        for old in expired: old.close()
+
+    def __contains__(self, key): return key in self.sandboxes
+    def __len__(self): return len(self.sandboxes)
+    def __enter__(self): return self
+    def __exit__(self, *exc_info): self.close()
+    def __repr__(self): return f'SandboxPool({len(self)} of at most {self.max_sessions} sessions, idle_timeout={self.idle_timeout})'
+
+    def close(self):
+        "Close every sandbox (the pool can be used again afterwards)."
+        with self.lock: sandboxes, self.sandboxes, self.last_used = list(self.sandboxes.values()), type(self.sandboxes)(), {}
+        for sandbox in sandboxes: sandbox.close()
+
+# %% ../nbs/04_interp.ipynb 159
 def sandbox_status() -> SandboxStatus:
     "Start a throw-away sandbox session and report which isolation layers this system gives it."
     with warnings.catch_warnings():

@@ -9,13 +9,13 @@ from collections.abc import Mapping
 from pydantic import BaseModel
 from pydantic_core import to_jsonable_python
 from .dispatch import ToolCallError, call_func_async, mk_tool
-from .interp import Image
+from .interp import Image, SandboxPool
 from .schema import render_schema, tool_schema
 
 # %% auto 0
 __all__ = ['INSTALL_HINT', 'TRANSPORTS', 'MCPUnavailableError', 'call_result', 'current_request', 'mcp_server', 'serve',
-           'SandboxPool', 'UnknownSessionError', 'python_server', 'MCPToolError', 'MCPContent', 'MCPTools',
-           'MCPConnectionError', 'mcp_tools']
+           'UnknownSessionError', 'python_server', 'MCPToolError', 'MCPContent', 'MCPTools', 'MCPConnectionError',
+           'mcp_tools']
 
 # %% ../nbs/07_mcp.ipynb 10
 INSTALL_HINT = 'pip install "toolcall_lib[mcp]"'
@@ -161,57 +161,7 @@ def serve(
     if transport == 'stdio': server.run('stdio')
     else: server.run('streamable-http', host=host, port=port, streamable_http_path='/mcp')
 
-# %% ../nbs/07_mcp.ipynb 40
-class SandboxPool:
-    "Sandboxes by client key, started on first use; closed when idle too long, or least recently used first beyond `max_sessions`."
-    def __init__(self,
-                 max_sessions:int=16, # Most sandboxes alive at once
-                 idle_seconds:float|None=1800, # Close a sandbox unused this long (None: never)
-                 clock=time.monotonic, # Source of the current time, in seconds
-                 **sandbox_options, # `Sandbox` options: timeout, memory_mb, read_paths, write_paths, require_isolation, ...
-                ):
-        if max_sessions < 1: raise ValueError(f'max_sessions must be at least 1, not {max_sessions}')
-        self.max_sessions, self.idle_seconds, self.clock, self.sandbox_options = max_sessions, idle_seconds, clock, sandbox_options
-        self.sandboxes, self.last_used, self.lock = collections.OrderedDict(), {}, threading.Lock()
-
-    def _expired(self, now:float) -> list:
-        "Take out the sandboxes idle longer than `idle_seconds` and the least recently used beyond `max_sessions` (lock held)."
-        stale = {key for key, used in self.last_used.items() if self.idle_seconds is not None and now - used > self.idle_seconds}
-        remaining = [key for key in self.sandboxes if key not in stale]  # least recently used first
-        return [self._remove(key) for key in [*stale, *remaining[:max(0, len(remaining) - self.max_sessions)]]]
-
-    def _remove(self, key):
-        self.last_used.pop(key, None)
-        return self.sandboxes.pop(key)
-
-    def get(self,
-            key:str, # Which client the sandbox belongs to
-            create:bool=True, # Start one when `key` has none?
-           ):
-        "The sandbox for `key`, started if `create` (None when it has none and `create` is False)."
-        from toolcall_lib.interp import Sandbox
-        with self.lock:
-            now = self.clock()
-            expired = self._expired(now)
-            sandbox = self.sandboxes.get(key)
-            if sandbox is None and create:
-                sandbox = self.sandboxes[key] = Sandbox(**self.sandbox_options)
-                expired += self._expired(now)
-            if sandbox is not None:
-                self.sandboxes.move_to_end(key)
-                self.last_used[key] = now
-        for old in expired: old.close()
-        return sandbox
-
-    def __contains__(self, key): return key in self.sandboxes
-    def __len__(self): return len(self.sandboxes)
-
-    def close(self):
-        "Close every sandbox."
-        with self.lock: sandboxes, self.sandboxes, self.last_used = list(self.sandboxes.values()), collections.OrderedDict(), {}
-        for sandbox in sandboxes: sandbox.close()
-
-# %% ../nbs/07_mcp.ipynb 45
+# %% ../nbs/07_mcp.ipynb 44
 class UnknownSessionError(ToolCallError, LookupError):
     "A `session` handle that names no live sandbox."
 
@@ -236,11 +186,11 @@ def _session_key(pool:SandboxPool, handle:str|None, session_handles:bool) -> tup
     handle = secrets.token_urlsafe(16)
     return f'handle:{handle}', handle
 
-# %% ../nbs/07_mcp.ipynb 46
+# %% ../nbs/07_mcp.ipynb 45
 def python_server(
     name:str='python', # The server's name, shown by clients
     timeout:float=30, # Default seconds a cell may run
-    memory_mb:int=1024, # Address-space limit of each sandbox, in MiB
+    memory_mb:int|None=None, # Memory of each sandbox in MiB (None: the `Sandbox` default)
     read_paths:tuple=(), # Extra host paths the code may read
     write_paths:tuple=(), # Extra host paths the code may write
     require_isolation:bool=False, # Refuse to run when an isolation layer is missing
@@ -250,8 +200,9 @@ def python_server(
 ):
     "An `MCPServer` serving the sandboxed `python` tool and a `reset` tool, with one `Sandbox` per client."
     from toolcall_lib.interp import python as python_reference
-    pool = SandboxPool(max_sessions, idle_seconds, timeout=timeout, memory_mb=memory_mb, read_paths=tuple(read_paths),
-                       write_paths=tuple(write_paths), require_isolation=require_isolation)
+    memory = {} if memory_mb is None else {'memory_mb': memory_mb}
+    pool = SandboxPool(max_sessions, idle_seconds, timeout=timeout, read_paths=tuple(read_paths),
+                       write_paths=tuple(write_paths), require_isolation=require_isolation, **memory)
 
     @functools.wraps(python_reference)
     def python(code:str, timeout:float|None=None, session:str|None=None):
@@ -274,7 +225,7 @@ def python_server(
     server.sandbox_pool, server.session_handles = pool, session_handles
     return server
 
-# %% ../nbs/07_mcp.ipynb 48
+# %% ../nbs/07_mcp.ipynb 47
 def _with_session(reference, session_handles:bool, description:str, timeout:float|None=None):
     "`reference`'s signature with the server's default `timeout`, plus an optional `session` string parameter when `session_handles`."
     import inspect
@@ -287,7 +238,7 @@ def _with_session(reference, session_handles:bool, description:str, timeout:floa
     session = inspect.Parameter('session', inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None, annotation=Annotated[str|None, description])
     return signature.replace(parameters=[*signature.parameters.values(), session])
 
-# %% ../nbs/07_mcp.ipynb 59
+# %% ../nbs/07_mcp.ipynb 58
 class MCPToolError(ToolCallError):
     "An MCP server reported a failed tool call; the message is the server's."
 
@@ -327,7 +278,7 @@ def _result_value(name:str, result, output_schema=None):
     if structured is None: return text
     return structured['result'] if _wraps_result(name, structured, texts, output_schema) else structured
 
-# %% ../nbs/07_mcp.ipynb 60
+# %% ../nbs/07_mcp.ipynb 59
 class MCPTools(Mapping):
     "The tools of a connected MCP server: tool name -> async function, typed by the server's own definitions."
     def __init__(self,
@@ -366,7 +317,7 @@ class MCPTools(Mapping):
         "Call one of the server's tools as a model would, through `call_func_async`."
         return await call_func_async(name, arguments or {}, self)
 
-# %% ../nbs/07_mcp.ipynb 61
+# %% ../nbs/07_mcp.ipynb 60
 def _client_target(server):
     "What `mcp.Client` connects to for `server`: a URL, a stdio transport, or the server object itself."
     sdk = _sdk()
