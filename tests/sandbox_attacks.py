@@ -46,7 +46,8 @@ def run_attacks(interp, workdir:str) -> dict:
         outcomes['mknod_in_scratch'] = last_line(box.run('os.mknod("dev", 0o20666, os.makedev(1, 3))'))
         # the interpreter, os.py, and whether /tmp exists inside: it does only as the (read-only, empty) parent of a
         # mounted path, when the checkout or the interpreter lives under /tmp (as in a CI clone in /tmp)
-        outcomes['_paths'] = box.run('sys.executable, os.__file__, os.path.exists("/tmp")').value
+        # ... and which kernel runs the cells: IPython's keeps an asyncio loop (one more descriptor and a socket pair)
+        outcomes['_paths'] = box.run('sys.executable, os.__file__, os.path.exists("/tmp"), "IPython" in sys.modules').value
     outcomes['host_file_unchanged'] = str(os.stat(host_file).st_mode == host_mode)
 
     # 2. shared paths are pinned: a path swapped for a symlink (by another session sharing the directory) is never mounted
@@ -187,8 +188,7 @@ def run_attacks(interp, workdir:str) -> dict:
     with interp.Sandbox(require_isolation=True, timeout=10) as box:
         patch = ('import json, os, struct, sys, threading, time\nworker = sys.modules["toolcall_sandbox_worker"]\n'
                  'worker._leftover_threads = lambda wait=0.2: 0; worker._end_child_processes = lambda: None\n'
-                 'frame = sys._getframe()\nwhile frame.f_code.co_name != "_serve": frame = frame.f_back\n'
-                 'reply_fd, request_id = frame.f_locals["reply_fd"], frame.f_locals["request"]["id"]\n'
+                 + _FIND_REPLY +
                  'def forge():\n    time.sleep(0.5)\n    payload = json.dumps({"id": request_id + 1, "value": "\'forged\'"}).encode()\n'
                  '    os.write(reply_fd, struct.pack(">I", len(payload)) + payload)\n'
                  'threading.Thread(target=forge, daemon=True).start(); "patched"')
@@ -199,8 +199,8 @@ def run_attacks(interp, workdir:str) -> dict:
         result = box.run('import os, sys\nsys.modules["toolcall_sandbox_worker"]._end_child_processes = lambda: None\n'
                          'if os.fork() == 0:\n    import time; time.sleep(60)\n"forked"')
         outcomes['process_left_by_patched_worker'] = f'{last_line(result)} | state_lost={result.state_lost}'
-        result = box.run('import os, struct, sys\nframe = sys._getframe()\nwhile frame.f_code.co_name != "_serve": frame = frame.f_back\n'
-                         'payload = b\'{"id":"\' + b"x" * 10_000_000 + b\'"}\'\nos.write(frame.f_locals["reply_fd"], struct.pack(">I", len(payload)) + payload)\n'
+        result = box.run('import os, struct\n' + _FIND_REPLY +
+                         'payload = b\'{"id":"\' + b"x" * 10_000_000 + b\'"}\'\nos.write(reply_fd, struct.pack(">I", len(payload)) + payload)\n'
                          'import time; time.sleep(3)')
         outcomes['forged_id_of_10_mb'] = f'{len(result.error) < 300} {result.error[:100]}'
         outcomes['worker_fds'] = last_line(box.run(
@@ -253,13 +253,20 @@ def run_attacks(interp, workdir:str) -> dict:
     return outcomes
 
 
+# the worker's reply pipe and the id of the request being run, as any code can find them: the worker loop's frame,
+# reached from the thread's current frame within one statement (the kernel's own frames sit between the cell and the loop)
+_FIND_REPLY = ('import sys\nfor frame in sys._current_frames().values():  # one statement: IPython ends a statement\'s frame\n'
+               '    while frame.f_code.co_name != "_serve": frame = frame.f_back\n'
+               '    reply_fd, request_id = frame.f_locals["reply_fd"], frame.f_locals["request"]["id"]\n')
+
+
 def expected_outcomes(workdir:str, root:bool, paths:str) -> dict:
     "What each attack must come to, as `run_attacks` reports it (`paths`: its '_paths', the interpreter and os.py inside)."
     import ast
     shared, host_file = os.path.join(workdir, 'shared'), os.path.join(workdir, 'host-file.txt')
     read_only = lambda path: f"OSError: [Errno 30] Read-only file system: {path!r}"
-    python, stdlib, *in_view = ast.literal_eval(paths)
-    tmp_in_view = bool(in_view and in_view[0])  # /tmp is then the sandbox's own read-only stub: still nothing of the host's /tmp
+    python, stdlib, *probes = ast.literal_eval(paths)
+    tmp_in_view, ipython = (list(probes) + [False, False])[:2]  # /tmp is then the sandbox's own read-only stub: still nothing of the host's /tmp
     return {
         'chmod_host_file': f"FileNotFoundError: [Errno 2] No such file or directory: {host_file!r}",
         'chmod_tmp': read_only('/tmp') if tmp_in_view else "FileNotFoundError: [Errno 2] No such file or directory: '/tmp'",
@@ -334,7 +341,8 @@ def expected_outcomes(workdir:str, root:bool, paths:str) -> dict:
         'process_left_by_patched_worker': "SandboxError: the cell left 0 thread(s) and 1 process(es) running after it returned (it switched off the "
                                           "worker's own check), so its reply cannot be trusted | state_lost=True",
         'forged_id_of_10_mb': "True SandboxError: the sandbox sent a reply nobody asked for (a frame with id 'xxxxxxxxxxxxxxxxxxxxxxxxxx",
-        'worker_fds': "['/dev/null', '/dev/null', '/dev/null', 'pipe', 'pipe']",
+        # 0-2 on /dev/null, IPython's own asyncio loop (epoll and its self-pipe socket pair, made in the session), the two pipes
+        'worker_fds': "['/dev/null', '/dev/null', '/dev/null', " + ("'anon_inode', 'socket', 'socket', " if ipython else '') + "'pipe', 'pipe']",
         'refused_syscalls': '[(-1, 1)]',
         'remount_usr_writable': '(-1, 1)',
         'umount_usr': '(-1, 1)',
@@ -343,7 +351,7 @@ def expected_outcomes(workdir:str, root:bool, paths:str) -> dict:
         'dev_tty': "FileNotFoundError: [Errno 2] No such file or directory: '/dev/tty'",
         'abstract_unix_socket': "'bound'",
         'host_reaches_abstract_socket': 'ConnectionRefusedError: [Errno 111] Connection refused',
-        'unix_sockets_in_view': '3',
+        'unix_sockets_in_view': '5' if ipython else '3',  # the header line, and the session's own socket pairs only
         'proc_sys_write': "PermissionError: [Errno 13] Permission denied: '/proc/sys/kernel/hostname'",
         'read_write_leased': "BlockingIOError: [Errno 11] Resource temporarily unavailable: 'leased'",
         'write_read_leased': "BlockingIOError: [Errno 11] Resource temporarily unavailable: 'read-leased'",
