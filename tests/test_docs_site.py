@@ -394,6 +394,38 @@ def test_no_broken_links(site, rendered):
     assert not broken, 'broken links:\n' + '\n'.join(broken[:40])
 
 
+_re_private = re.compile(r'(?<![\w.])_[A-Za-z]\w*')
+
+
+def _first_section(html: str) -> list[tuple[str, str]]:
+    "A built page from its <h1> to its first <h2> (what a reader sees first), as (kind, text) pieces in order: 'code' for a python block, 'text' otherwise."
+    start = html.index('<h1')
+    end = html.find('<h2', start)
+    section = html[start:end if end > 0 else None]
+    strip = lambda fragment: unescape(re.sub(r'<[^>]+>', ' ', fragment))
+    pieces, position = [], 0
+    for block in re.finditer(r'<div class="language-python highlight">(.*?)</div>', section, re.DOTALL):
+        pieces += [('text', strip(section[position:block.start()])), ('code', strip(block.group(1)))]
+        position = block.end()
+    return pieces + [('text', strip(section[position:]))]
+
+
+def test_pages_lead_with_public_names(site):
+    """Each page opens with a working example of the public API: its first section has Python code using a public
+    name of the library, and no underscore-prefixed name appears before that code."""
+    public = {name for cells in site['cells'].values() for name, _, _ in exported_names(cells)}
+    word = re.compile(r'[A-Za-z_]\w*')
+    for notebook, page in site['pages'].items():
+        seen = ''
+        for kind, text in _first_section((site['dest']/page).with_suffix('.html').read_text(encoding='utf-8')):
+            if kind == 'code' and public & set(word.findall(text)): break
+            seen += text
+        else:
+            pytest.fail(f'{page}: the first section has no code using a public name (open with a working example)')
+        private = _re_private.search(seen)
+        assert private is None, f'{page}: the first section shows {private.group()!r} before its first example'
+
+
 def test_code_is_never_clipped_and_pages_are_kept_as_screenshots(site, browser):
     "On a laptop screen (1366x768) no code block hides text past its right edge; each page's screenshot is kept."
     ARTIFACTS.mkdir(exist_ok=True)

@@ -18,7 +18,7 @@ SCRIPT = textwrap.dedent('''
     spec = importlib.util.spec_from_file_location('interp_under_test', sys.argv[1])
     interp = importlib.util.module_from_spec(spec); sys.modules[spec.name] = interp; spec.loader.exec_module(interp)
     codes = {'ids': 'import os; os.getuid() == %d, os.getpid()' % os.getuid(),
-             'project': 'open(%r)' % sys.argv[2], 'tmp': 'open("/tmp/toolcall-nonroot-probe", "w")',
+             'project': 'open(%r)' % sys.argv[2], 'tmp': 'open("/tmp/toolcall-nonroot-probe", "w")', 'tmp_in_view': 'os.path.exists("/tmp")',
              'fork_bomb': 'while True: os.fork()', 'after_bomb': 'pid = os.fork()\\nif pid == 0: os._exit(7)\\nos.waitpid(pid, 0)[1] >> 8',
              'memory': 'hog = bytearray(4 << 30)', 'connect': 'import socket; socket.create_connection(("127.0.0.1", 9), timeout=1)',
              'lock_scratch': 'os.makedirs("a/b"); os.chmod("a/b", 0); os.chmod("a", 0o500); os.chmod(".", 0o500); "locked"'}
@@ -55,7 +55,9 @@ def test_sandbox_as_unprivileged_user():
     assert results['uid'] != 0
     assert results['ids'] == '(True, 1)'
     assert results['project'].startswith('FileNotFoundError: [Errno 2] No such file or directory:')
-    assert results['tmp'] == "FileNotFoundError: [Errno 2] No such file or directory: '/tmp/toolcall-nonroot-probe'"
+    # /tmp is not in view, or only as the read-only parent of a mounted path (a checkout or interpreter under /tmp)
+    assert results['tmp'] == ("OSError: [Errno 30] Read-only file system" if results['tmp_in_view'] == 'True' else
+                              "FileNotFoundError: [Errno 2] No such file or directory") + ": '/tmp/toolcall-nonroot-probe'"
     assert results['fork_bomb'] == 'BlockingIOError: [Errno 11] Resource temporarily unavailable'
     assert results['after_bomb'] == '7'
     assert results['memory'] == 'MemoryError'
