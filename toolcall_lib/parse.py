@@ -792,6 +792,11 @@ class _Markers:
         prefixes = {literal[:end] for literal in self.literals for end in range(1, len(literal) + 1)}
         self.longest = max(map(len, self.literals))
         self.tail = re.compile(f'(?:{_trie_pattern(prefixes)})\\Z') if prefixes else None
+        # A chunk with no first character and no signature holds no marker, no bracket, and no cut marker but a
+        # letter-initial one's (every other marker starts with a first character): one `str.endswith` finds that.
+        self.signatures = tuple(signature for signature, _ in self.word_signatures)
+        self.word_prefixes = tuple(sorted({literal[:end] for literal in self.word_literals for end in range(1, len(literal) + 1)},
+                                          key=len, reverse=True))   # longest first: the earliest place a held tail can start
         # For `reasoning_calls=True`: the openers of families that read calls (not reasoning, hidden tokens or channels).
         call_openers = [literal for literal, family in self.by_opener.items() if literal not in self.word_literals
                         and family.name not in _NOT_CALLS and not getattr(family.open, 'hidden', False)]
@@ -1179,6 +1184,14 @@ class ToolCallStreamParser:
         "A chunk that arrives with nothing pending: when no marker starts in it, it is text at once (minus a held tail)."
         markers = self._scanner.markers
         self._offset += self._position
+        if markers.first_char.search(chunk) is None:
+            for signature in markers.signatures:
+                if signature in chunk: break
+            else:   # no marker can start in it: only a cut letter-initial marker is held back
+                hold = len(chunk)
+                if chunk.endswith(markers.word_prefixes):
+                    hold -= next(len(prefix) for prefix in markers.word_prefixes if chunk.endswith(prefix))
+                return self._prose_text(chunk, hold)
         found = markers.first_char.search(chunk) is not None and markers.prose.search(chunk) is not None
         if not found:
             for signature, literal in markers.word_signatures:   # a letter-initial marker: its rarest two characters first
@@ -1190,12 +1203,16 @@ class ToolCallStreamParser:
         else:   # no bracket: only a cut literal can be held back, found by one search of the tail pattern
             cut = markers.tail.search(chunk, max(0, len(chunk) - markers.longest))
             hold = cut.start() if cut is not None else len(chunk)
+        return self._prose_text(chunk, hold)
+
+    def _prose_text(self, chunk:str, hold:int) -> list:
+        "The text event of a chunk in which no marker starts, holding back what follows `hold`."
         self._buffer, self._position = chunk[hold:], 0
         self._offset += hold
         if not hold: return []
         text = chunk[:hold] if hold < len(chunk) else chunk
         self._text.append(text)
-        self._notice_syntax(text)
+        if not self._saw: self._notice_syntax(text)
         return [TextDelta(text)]
 
     def close(self) -> list:
@@ -1250,7 +1267,8 @@ class ToolCallStreamParser:
         "These words count as tool-call syntax wherever they appear, even in an example or a mention."
         if self._saw: return
         window = self._tail + text
-        if any(word in window for word in _SYNTAX_WORDS): self._saw = True
+        for word in _SYNTAX_WORDS:   # a plain loop: a generator in `any` costs twice as much on every prose chunk
+            if word in window: self._saw = True; break
         self._tail = window[-_SYNTAX_TAIL:]
 
     def _segment(self, kind, payload, start, end, events):
