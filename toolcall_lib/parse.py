@@ -1198,29 +1198,26 @@ class ToolCallStreamParser:
         "A chunk that arrives with nothing pending: when no marker starts in it, it is text at once (minus a held tail)."
         markers = self._scanner.markers
         self._offset += self._position
-        if markers.first_char.search(chunk) is None:
+        quiet = markers.first_char.search(chunk) is None
+        if quiet:
             for signature in markers.signatures:
-                if signature in chunk: break
-            else:   # no marker can start in it: only a cut letter-initial marker is held back
-                hold = len(chunk)
-                if chunk.endswith(markers.word_prefixes):
-                    hold -= next(len(prefix) for prefix in markers.word_prefixes if chunk.endswith(prefix))
-                return self._prose_text(chunk, hold)
-        found = markers.first_char.search(chunk) is not None and markers.prose.search(chunk) is not None
-        if not found:
-            for signature, literal in markers.word_signatures:   # a letter-initial marker: its rarest two characters first
-                if signature in chunk and literal in chunk: found = True; break
-        if found:
-            self._buffer, self._position = chunk, 0   # a marker starts in it: the scanner reads it
-            return self._run(final=False)
-        if '{' in chunk or '[' in chunk: hold = _hold_from(chunk, 0)   # the end may still begin a marker with the next chunk
-        else:   # no bracket: only a cut literal can be held back, found by one search of the tail pattern
-            cut = markers.tail.search(chunk, max(0, len(chunk) - markers.longest))
-            hold = cut.start() if cut is not None else len(chunk)
-        return self._prose_text(chunk, hold)
-
-    def _prose_text(self, chunk:str, hold:int) -> list:
-        "The text event of a chunk in which no marker starts, holding back what follows `hold`."
+                if signature in chunk: quiet = False; break
+        if quiet:   # no marker can start in it: only a cut letter-initial marker is held back
+            hold = len(chunk)
+            if chunk.endswith(markers.word_prefixes):
+                hold -= next(len(prefix) for prefix in markers.word_prefixes if chunk.endswith(prefix))
+        else:
+            found = markers.first_char.search(chunk) is not None and markers.prose.search(chunk) is not None
+            if not found:
+                for signature, literal in markers.word_signatures:   # a letter-initial marker: its rarest two characters first
+                    if signature in chunk and literal in chunk: found = True; break
+            if found:
+                self._buffer, self._position = chunk, 0   # a marker starts in it: the scanner reads it
+                return self._run(final=False)
+            if '{' in chunk or '[' in chunk: hold = _hold_from(chunk, 0)   # the end may still begin a marker with the next chunk
+            else:   # no bracket: only a cut literal can be held back, found by one search of the tail pattern
+                cut = markers.tail.search(chunk, max(0, len(chunk) - markers.longest))
+                hold = cut.start() if cut is not None else len(chunk)
         self._buffer, self._position = chunk[hold:], 0
         self._offset += hold
         if not hold: return []
@@ -1365,6 +1362,12 @@ _NO_EVENTS = _NoEvents()
 
 def _merge_text(events:list) -> list:
     "Runs of text (or reasoning) events joined into one event each, in one pass."
+    previous = None
+    for event in events:   # most lists hold no such run (a call's events, a text then a call): returned as they are
+        kind = event.__class__
+        if kind is previous and (kind is TextDelta or kind is ReasoningDelta): break
+        previous = kind
+    else: return events
     merged = []
     for kind, run in itertools.groupby(events, type):
         if kind in (TextDelta, ReasoningDelta): merged.append(kind(''.join(event.text for event in run)))
