@@ -838,9 +838,13 @@ def _hold_from(text:str, start:int, markers=None) -> int:
     hold = length
     cut = table.tail.search(text, max(start, length - table.longest)) if table.tail is not None else None
     if cut is not None: hold = cut.start()
+    return _loose_hold(text, start, hold)
+
+def _loose_hold(text:str, start:int, hold:int) -> int:
+    "`hold`, or the earlier place where a `{` or `[` in `text[start:hold]` may still start a loose call."
     # A bracket may still start a loose call only when everything after it could begin one: no other bracket follows
     # it (but for `[ {`), so only the last `{` and the last `[` can hold.
-    window, limit = max(start, length - _LOOSE_SPAN), hold
+    window, limit = max(start, len(text) - _LOOSE_SPAN), hold
     for bracket in '{[':
         position = text.rfind(bracket, window, limit)
         if (position != -1 and position < hold and _LOOSE_PREFIX_RE.match(text, position) is not None
@@ -1198,26 +1202,25 @@ class ToolCallStreamParser:
         "A chunk that arrives with nothing pending: when no marker starts in it, it is text at once (minus a held tail)."
         markers = self._scanner.markers
         self._offset += self._position
-        quiet = markers.first_char.search(chunk) is None
-        if quiet:
-            for signature in markers.signatures:
-                if signature in chunk: quiet = False; break
-        if quiet:   # no marker can start in it: only a cut letter-initial marker is held back
+        first = markers.first_char.search(chunk) is not None
+        signed = False
+        for signature in markers.signatures:   # a letter-initial marker: its rarest two characters first
+            if signature in chunk: signed = True; break
+        if not (first or signed):   # no marker can start in it: only a cut letter-initial marker is held back
             hold = len(chunk)
             if chunk.endswith(markers.word_prefixes):
                 hold -= next(len(prefix) for prefix in markers.word_prefixes if chunk.endswith(prefix))
         else:
-            found = markers.first_char.search(chunk) is not None and markers.prose.search(chunk) is not None
-            if not found:
-                for signature, literal in markers.word_signatures:   # a letter-initial marker: its rarest two characters first
+            found = first and markers.prose.search(chunk) is not None
+            if not found and signed:
+                for signature, literal in markers.word_signatures:
                     if signature in chunk and literal in chunk: found = True; break
             if found:
                 self._buffer, self._position = chunk, 0   # a marker starts in it: the scanner reads it
                 return self._run(final=False)
-            if '{' in chunk or '[' in chunk: hold = _hold_from(chunk, 0)   # the end may still begin a marker with the next chunk
-            else:   # no bracket: only a cut literal can be held back, found by one search of the tail pattern
-                cut = markers.tail.search(chunk, max(0, len(chunk) - markers.longest))
-                hold = cut.start() if cut is not None else len(chunk)
+            cut = markers.tail.search(chunk, max(0, len(chunk) - markers.longest))   # a cut literal is held back
+            hold = cut.start() if cut is not None else len(chunk)
+            if '{' in chunk or '[' in chunk: hold = _loose_hold(chunk, 0, hold)   # and a bracket that may start a loose call
         self._buffer, self._position = chunk[hold:], 0
         self._offset += hold
         if not hold: return []
