@@ -11,7 +11,7 @@ the one-shot parse as its peer: both must stay linear too (a stream never re-rea
 one large chunk costs no more per segment than one-shot parsing).
 Goals (issues 5 and 12): prose >= 50 MB/s; the 1 KB Hermes message within 10x of json.loads on its payload, and
 within 5x with an allow-list of tool schemas (the policy built from `tools=` is cached per list); chat text with
-calls streamed in 64-character chunks >= 20 MB/s; every 1 MB adversarial input under 0.5 s, for every family's
+calls streamed in 64-character chunks >= 20 MB/s; every 1 MB adversarial input under 0.5 s of CPU time, for every family's
 opener (the table grew: Seed-OSS, Step-3, Functionary, Command R, the XML styles of the original specification and
 the newest open models' formats each get a hostile shape).
 
@@ -22,6 +22,10 @@ detectors only import a few packages, so install it with
 Goals against it: the 1 KB Hermes message with an allow-list faster than SGLang's Hermes detector; chat text with
 calls streamed in 64-character chunks at least 2x SGLang's streaming Hermes detector on the same text; on hostile
 input both columns are printed at 50 KB and 100 KB (and ours alone at 0.5 MB and 1 MB): ours must stay linear.
+
+Timing on a shared machine: each figure is the best of several rounds, the columns of a row take turns within each
+round (so a burst of load hits them alike), and every goal is judged on CPU time (`time.process_time`), printed beside
+the wall-clock figure: time spent waiting for a core is the machine's load, not the parser's cost.
 """
 import json, logging, time
 from toolcall_lib.parse import parse_tool_calls, ToolCallStreamParser
@@ -55,12 +59,20 @@ def sglang_stream(parser_name:str, text:str, chunk:int, tools):
 
 def best_time(function, repeat:int, number:int=1) -> float:
     "Best wall-clock seconds per call over `repeat` rounds of `number` calls."
-    best = float('inf')
+    return best_times({'f': function}, repeat, number)['f'][0]
+
+def best_times(functions:dict, repeat:int, number:int=1) -> dict:
+    """name -> (best wall-clock seconds, best CPU seconds) per call over `repeat` rounds of `number` calls, the functions
+    taking turns within each round: on a shared machine a burst of load then hits every column alike, not just one.
+    CPU time (`time.process_time`) leaves out the time the process waited for a core; the goals are judged on it."""
+    best = {name: [float('inf'), float('inf')] for name in functions}
     for _ in range(repeat):
-        started = time.perf_counter()
-        for _ in range(number): function()
-        best = min(best, (time.perf_counter() - started) / number)
-    return best
+        for name, function in functions.items():
+            wall, cpu = time.perf_counter(), time.process_time()
+            for _ in range(number): function()
+            wall, cpu = (time.perf_counter() - wall) / number, (time.process_time() - cpu) / number
+            best[name] = [min(best[name][0], wall), min(best[name][1], cpu)]
+    return {name: tuple(times) for name, times in best.items()}
 
 TOOLS = [{'type': 'function', 'function': {'name': name, 'parameters': {'type': 'object', 'properties': {
     'path': {'type': 'string'}, 'recursive': {'type': 'boolean'}, 'max_results': {'type': 'integer'}, 'patterns': {'type': 'array'}}}}}
@@ -154,25 +166,30 @@ def run() -> list:
             baseline_input = payload if payload is not None else json.dumps(text)
             number = 200 if len(text) < 10_000 else 1
             repeat = 7 if len(text) < 10_000 else 3
-            parse_seconds = best_time(lambda: parse_tool_calls(text, tools), repeat, number)
-            json_seconds = best_time(lambda: json.loads(baseline_input), repeat, number)
-            stream_seconds = best_time(lambda: stream(text, 64, tools), repeat, max(1, number // 10))
-            one_feed_seconds = best_time(lambda: stream(text, len(text), tools), repeat, number)
-            sglang_seconds = sglang_stream_seconds = None
+            whole = {'parse': lambda: parse_tool_calls(text, tools), 'json': lambda: json.loads(baseline_input),
+                     'one_feed': lambda: stream(text, len(text), tools)}
+            chunked = {'stream': lambda: stream(text, 64, tools)}
             if peer_tools is not None:
-                sglang_seconds = best_time(lambda: sglang_parse(sglang_name, text, peer_tools), repeat, number)
-                sglang_stream_seconds = best_time(lambda: sglang_stream(sglang_name, text, 64, peer_tools), repeat, max(1, number // 10))
+                whole['sglang'] = lambda: sglang_parse(sglang_name, text, peer_tools)
+                chunked['sglang_stream'] = lambda: sglang_stream(sglang_name, text, 64, peer_tools)
+            timings = best_times(whole, repeat, number) | best_times(chunked, repeat, max(1, number // 10))
+            (parse_seconds, parse_cpu), (json_seconds, json_cpu) = timings['parse'], timings['json']
+            (stream_seconds, stream_cpu), one_feed_seconds = timings['stream'], timings['one_feed'][0]
+            sglang_seconds, sglang_cpu = timings.get('sglang', (None, None))
+            sglang_stream_seconds, sglang_stream_cpu = timings.get('sglang_stream', (None, None))
             megabytes_per_second = len(text) / parse_seconds / 1e6
-            if goal.startswith('within'):
-                met = parse_seconds <= int(goal.split()[1][:-1]) * json_seconds
-                if 'SGLang' in goal and sglang_seconds is not None: met = met and parse_seconds < sglang_seconds
+            if goal.startswith('within'):   # goals on CPU time: what the parser costs, whatever else the machine runs
+                met = parse_cpu <= int(goal.split()[1][:-1]) * json_cpu
+                if 'SGLang' in goal and sglang_cpu is not None: met = met and parse_cpu < sglang_cpu
             elif goal.startswith('stream/64'):
-                met = len(text) / stream_seconds / 1e6 >= 20
-                if sglang_stream_seconds is not None: met = met and sglang_stream_seconds >= 2 * stream_seconds
-            elif goal.startswith('>='): met = megabytes_per_second >= 50
-            else: met = parse_seconds < 0.5 or len(text) < 900_000
+                met = len(text) / stream_cpu / 1e6 >= 20
+                if sglang_stream_cpu is not None: met = met and sglang_stream_cpu >= 2 * stream_cpu
+            elif goal.startswith('>='): met = len(text) / parse_cpu / 1e6 >= 50
+            else: met = parse_cpu < 0.5 or len(text) < 900_000
             results.append({'case': name, 'chars': len(text), 'parse_ms': parse_seconds * 1e3, 'json_loads_ms': json_seconds * 1e3,
-                            'ratio': parse_seconds / json_seconds, 'mb_per_s': megabytes_per_second, 'goal': goal, 'met': met,
+                            'parse_cpu_ms': parse_cpu * 1e3, 'json_loads_cpu_ms': json_cpu * 1e3, 'stream_64_cpu_mb_per_s': len(text) / stream_cpu / 1e6,
+                            'sglang_cpu_ms': None if sglang_cpu is None else sglang_cpu * 1e3,
+                            'ratio': parse_cpu / json_cpu, 'mb_per_s': megabytes_per_second, 'goal': goal, 'met': met,
                             'stream_64_ms': stream_seconds * 1e3, 'stream_64_mb_per_s': len(text) / stream_seconds / 1e6,
                             'stream_one_feed_ms': one_feed_seconds * 1e3,
                             'stream_64_vs_parse': stream_seconds / parse_seconds, 'stream_one_feed_vs_parse': one_feed_seconds / parse_seconds,
@@ -191,8 +208,10 @@ def run_hostile_side_by_side() -> list:
         peer_tools, over_budget = sglang_tools(None), False
         for size in (50_000, 100_000):
             text = filled(unit, size // 100, size)
+            ours = best_times({'parse': lambda: parse_tool_calls(text), 'stream': lambda: stream(text, 64)}, 3)
             row = {'case': name, 'chars': len(text), 'parser': sglang_name,
-                   'parse_ms': best_time(lambda: parse_tool_calls(text), 3) * 1e3, 'stream_64_ms': best_time(lambda: stream(text, 64), 1) * 1e3}
+                   'parse_ms': ours['parse'][0] * 1e3, 'parse_cpu_ms': ours['parse'][1] * 1e3,
+                   'stream_64_ms': ours['stream'][0] * 1e3, 'stream_64_cpu_ms': ours['stream'][1] * 1e3}
             for key, function in (('sglang_ms', lambda: sglang_parse(sglang_name, text, peer_tools)),
                                   ('sglang_stream_64_ms', lambda: sglang_stream(sglang_name, text, 64, peer_tools))):
                 if over_budget: row[key] = None; continue
@@ -209,23 +228,28 @@ def _ms(value) -> str:
 def main():
     rows = run()
     peer = any(row['sglang_ms'] is not None for row in rows)
-    header = (f"{'case':28} {'chars':>9} {'parse ms':>10} {'json.loads ms':>14} {'ratio':>7} {'MB/s':>7} {'calls':>5}"
-              f" {'stream/64 ms':>13} {'MB/s':>6} {'vs parse':>8} {'1 feed ms':>10} {'vs parse':>8} {'SGLang ms':>10} {'SGL/64 ms':>10}  goal")
+    header = (f"{'case':28} {'chars':>9} {'parse ms':>10} {'CPU ms':>9} {'json.loads ms':>14} {'CPU ratio':>9} {'MB/s':>7} {'calls':>5}"
+              f" {'stream/64 ms':>13} {'MB/s':>6} {'CPU MB/s':>8} {'vs parse':>8} {'1 feed ms':>10} {'vs parse':>8} {'SGLang ms':>10} {'CPU ms':>8}"
+              f" {'SGL/64 ms':>10}  goal (judged on CPU time)")
     print(header); print('-' * len(header))
     for row in rows:
-        print(f"{row['case']:28} {row['chars']:>9,} {row['parse_ms']:>10.3f} {row['json_loads_ms']:>14.3f} {row['ratio']:>6.1f}x "
-              f"{row['mb_per_s']:>7.1f} {row['calls']:>5} {row['stream_64_ms']:>13.3f} {row['stream_64_mb_per_s']:>6.1f} {row['stream_64_vs_parse']:>7.1f}x "
-              f"{row['stream_one_feed_ms']:>10.3f} {row['stream_one_feed_vs_parse']:>7.1f}x {_ms(row['sglang_ms']):>10} {_ms(row['sglang_stream_64_ms']):>10}"
+        print(f"{row['case']:28} {row['chars']:>9,} {row['parse_ms']:>10.3f} {row['parse_cpu_ms']:>9.3f} {row['json_loads_ms']:>14.3f} {row['ratio']:>8.1f}x "
+              f"{row['mb_per_s']:>7.1f} {row['calls']:>5} {row['stream_64_ms']:>13.3f} {row['stream_64_mb_per_s']:>6.1f} {row['stream_64_cpu_mb_per_s']:>8.1f}"
+              f" {row['stream_64_vs_parse']:>7.1f}x {row['stream_one_feed_ms']:>10.3f} {row['stream_one_feed_vs_parse']:>7.1f}x {_ms(row['sglang_ms']):>10}"
+              f" {_ms(row['sglang_cpu_ms']):>8} {_ms(row['sglang_stream_64_ms']):>10}"
               f"  {row['goal']} {'ok' if row['met'] else 'MISSED'}")
     if not peer:
         print('\n' + SGLANG_HINT)
         return rows
-    print('\nHostile input side by side (SGLang: the detector for that format; one run each; "—": over budget at 50 KB)')
-    header = f"{'case':28} {'SGLang parser':>13} {'chars':>8} {'ours ms':>9} {'ours /64 ms':>11} {'SGLang ms':>10} {'SGLang /64 ms':>13}"
+    print('\nHostile input side by side (ours: best of 3, wall and CPU time; SGLang: the detector for that format, one run each;'
+          ' "—": over budget at 50 KB)')
+    header = (f"{'case':28} {'SGLang parser':>13} {'chars':>8} {'ours ms':>9} {'CPU ms':>8} {'ours /64 ms':>11} {'CPU ms':>8}"
+              f" {'SGLang ms':>10} {'SGLang /64 ms':>13}")
     print(header); print('-' * len(header))
     side = run_hostile_side_by_side()
     for row in side:
-        print(f"{row['case']:28} {row['parser']:>13} {row['chars']:>8,} {row['parse_ms']:>9.2f} {row['stream_64_ms']:>11.2f} "
+        print(f"{row['case']:28} {row['parser']:>13} {row['chars']:>8,} {row['parse_ms']:>9.2f} {row['parse_cpu_ms']:>8.2f}"
+              f" {row['stream_64_ms']:>11.2f} {row['stream_64_cpu_ms']:>8.2f} "
               f"{_ms(row['sglang_ms']):>10} {_ms(row['sglang_stream_64_ms']):>13}")
     return rows, side
 

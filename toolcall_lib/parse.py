@@ -4,7 +4,7 @@
 
 # %% ../nbs/03_parse.ipynb 2
 from __future__ import annotations
-import ast, dataclasses, html, itertools, json, re
+import ast, dataclasses, html, itertools, json, re, sys
 from dataclasses import dataclass
 from typing import Any
 import json_repair
@@ -650,17 +650,31 @@ _HARD_LONGEST = max(map(len, _HARD_MARKERS))
 # Runs the scan can skip in C: outside strings, ordinary characters and whole strings; inside a string, its body up to
 # the closing quote (or a `<` that may be a hard marker). Each alternative starts with a different character and the
 # patterns are only ever `match`ed for as far as they go, so nothing backtracks more than one unclosed string, once.
-_FLAT = {True: re.compile(r'''(?:[^"'\[\]{}()<]+|"[^"\\<\n]*(?:\\.[^"\\<\n]*)*")*'''),
-         False: re.compile(r'''(?:[^"'\[\]{}()]+|"[^"\\\n]*(?:\\.[^"\\\n]*)*")*''')}
 # Inside a value (depth >= 1) a whole innermost bracket pair, holding no bracket, quote-less `'` or `<`, is skipped in
-# the same C pass: `{"glob": "*.py", "weight": 0.5}` costs no Python step. Its inside is read one character (or one
-# whole string) at a time, so a pair that does not close fails in one linear pass and is then stepped into once.
-_STRING = r'"[^"\\<\n]*(?:\\.[^"\\<\n]*)*"'
-_INNER = rf'''(?:[^"'\[\]{{}}()<]|{_STRING})*'''
-_FLAT_DEEP = {True: re.compile(rf'''(?:[^"'\[\]{{}}()<]+|{_STRING}|\{{{_INNER}\}}|\[(?!TOOL_CALLS\]){_INNER}\]|\({_INNER}\))*'''),
-              False: re.compile(rf'''(?:[^"'\[\]{{}}()]+|{_STRING.replace('<', '')}|\{{{_INNER.replace('<', '')}\}}|\[{_INNER.replace('<', '')}\]|\({_INNER.replace('<', '')}\))*''')}
-_STRING_BODY = {(quote, markers): re.compile(f'[^{quote}\\\\{"<" if markers else ""}]*(?:\\\\[\\s\\S][^{quote}\\\\{"<" if markers else ""}]*)*')
-                for quote in '"\'' for markers in (True, False)}
+# the same C pass: `{"glob": "*.py", "weight": 0.5}` costs no Python step.
+# On Python 3.11+ the quantifiers are possessive (`*+`, `++`): every alternative starts with a different character and
+# none can give back a character the next part could use, so the ends are the same, without the engine keeping a
+# backtracking point per character (a call's arguments scan about 1.5x faster), and a bracket pair's inside is read in
+# runs. Without them (3.10) that inside is read one character (or one whole string) at a time, so a pair that does not
+# close fails in one linear pass and is then stepped into once.
+_POSSESSIVE = sys.version_info >= (3, 11)
+
+def _scan_patterns(markers:bool, possessive:bool=_POSSESSIVE) -> tuple:
+    "(flat, deep, string bodies by quote) for `_scan_value`; `markers`: stop at `<` too (a hard marker may start there)."
+    more, run, stop = '+' if possessive else '', '++' if possessive else '', '<' if markers else ''
+    string = rf'"[^"\\{stop}\n]*{more}(?:\\.[^"\\{stop}\n]*{more})*{more}"'
+    ordinary = rf'''[^"'\[\]{{}}(){stop}]'''
+    inner = rf'(?:{ordinary}{run}|{string})*{more}'
+    flat = re.compile(rf'(?:{ordinary}+{more}|{string})*{more}')
+    tool_calls = r'(?!TOOL_CALLS\])' if markers else ''
+    deep = re.compile(rf'(?:{ordinary}+{more}|{string}|\{{{inner}\}}|\[{tool_calls}{inner}\]|\({inner}\))*{more}')
+    bodies = {quote: re.compile(rf'[^{quote}\\{stop}]*{more}(?:\\[\s\S][^{quote}\\{stop}]*{more})*{more}') for quote in '"\''}
+    return flat, deep, bodies
+
+_SCAN_PATTERNS = {markers: _scan_patterns(markers) for markers in (True, False)}
+_FLAT = {markers: patterns[0] for markers, patterns in _SCAN_PATTERNS.items()}
+_FLAT_DEEP = {markers: patterns[1] for markers, patterns in _SCAN_PATTERNS.items()}
+_STRING_BODY = {(quote, markers): patterns[2][quote] for markers, patterns in _SCAN_PATTERNS.items() for quote in '"\''}
 
 def _scan_value(text:str, state:list, final:bool, markers:bool=True):
     """Advance a bracket-balancing scan; `state` is [position, depth, quote] and is updated in place.
@@ -792,6 +806,11 @@ class _Markers:
         prefixes = {literal[:end] for literal in self.literals for end in range(1, len(literal) + 1)}
         self.longest = max(map(len, self.literals))
         self.tail = re.compile(f'(?:{_trie_pattern(prefixes)})\\Z') if prefixes else None
+        # A chunk with no first character and no signature holds no marker, no bracket, and no cut marker but a
+        # letter-initial one's (every other marker starts with a first character): one `str.endswith` finds that.
+        self.signatures = tuple(signature for signature, _ in self.word_signatures)
+        self.word_prefixes = tuple(sorted({literal[:end] for literal in self.word_literals for end in range(1, len(literal) + 1)},
+                                          key=len, reverse=True))   # longest first: the earliest place a held tail can start
         # For `reasoning_calls=True`: the openers of families that read calls (not reasoning, hidden tokens or channels).
         call_openers = [literal for literal, family in self.by_opener.items() if literal not in self.word_literals
                         and family.name not in _NOT_CALLS and not getattr(family.open, 'hidden', False)]
@@ -819,9 +838,13 @@ def _hold_from(text:str, start:int, markers=None) -> int:
     hold = length
     cut = table.tail.search(text, max(start, length - table.longest)) if table.tail is not None else None
     if cut is not None: hold = cut.start()
+    return _loose_hold(text, start, hold)
+
+def _loose_hold(text:str, start:int, hold:int) -> int:
+    "`hold`, or the earlier place where a `{` or `[` in `text[start:hold]` may still start a loose call."
     # A bracket may still start a loose call only when everything after it could begin one: no other bracket follows
     # it (but for `[ {`), so only the last `{` and the last `[` can hold.
-    window, limit = max(start, length - _LOOSE_SPAN), hold
+    window, limit = max(start, len(text) - _LOOSE_SPAN), hold
     for bracket in '{[':
         position = text.rfind(bracket, window, limit)
         if (position != -1 and position < hold and _LOOSE_PREFIX_RE.match(text, position) is not None
@@ -1179,23 +1202,31 @@ class ToolCallStreamParser:
         "A chunk that arrives with nothing pending: when no marker starts in it, it is text at once (minus a held tail)."
         markers = self._scanner.markers
         self._offset += self._position
-        found = markers.first_char.search(chunk) is not None and markers.prose.search(chunk) is not None
-        if not found:
-            for signature, literal in markers.word_signatures:   # a letter-initial marker: its rarest two characters first
-                if signature in chunk and literal in chunk: found = True; break
-        if found:
-            self._buffer, self._position = chunk, 0   # a marker starts in it: the scanner reads it
-            return self._run(final=False)
-        if '{' in chunk or '[' in chunk: hold = _hold_from(chunk, 0)   # the end may still begin a marker with the next chunk
-        else:   # no bracket: only a cut literal can be held back, found by one search of the tail pattern
-            cut = markers.tail.search(chunk, max(0, len(chunk) - markers.longest))
+        first = markers.first_char.search(chunk) is not None
+        signed = False
+        for signature in markers.signatures:   # a letter-initial marker: its rarest two characters first
+            if signature in chunk: signed = True; break
+        if not (first or signed):   # no marker can start in it: only a cut letter-initial marker is held back
+            hold = len(chunk)
+            if chunk.endswith(markers.word_prefixes):
+                hold -= next(len(prefix) for prefix in markers.word_prefixes if chunk.endswith(prefix))
+        else:
+            found = first and markers.prose.search(chunk) is not None
+            if not found and signed:
+                for signature, literal in markers.word_signatures:
+                    if signature in chunk and literal in chunk: found = True; break
+            if found:
+                self._buffer, self._position = chunk, 0   # a marker starts in it: the scanner reads it
+                return self._run(final=False)
+            cut = markers.tail.search(chunk, max(0, len(chunk) - markers.longest))   # a cut literal is held back
             hold = cut.start() if cut is not None else len(chunk)
+            if '{' in chunk or '[' in chunk: hold = _loose_hold(chunk, 0, hold)   # and a bracket that may start a loose call
         self._buffer, self._position = chunk[hold:], 0
         self._offset += hold
         if not hold: return []
         text = chunk[:hold] if hold < len(chunk) else chunk
         self._text.append(text)
-        self._notice_syntax(text)
+        if not self._saw: self._notice_syntax(text)
         return [TextDelta(text)]
 
     def close(self) -> list:
@@ -1250,7 +1281,8 @@ class ToolCallStreamParser:
         "These words count as tool-call syntax wherever they appear, even in an example or a mention."
         if self._saw: return
         window = self._tail + text
-        if any(word in window for word in _SYNTAX_WORDS): self._saw = True
+        for word in _SYNTAX_WORDS:   # a plain loop: a generator in `any` costs twice as much on every prose chunk
+            if word in window: self._saw = True; break
         self._tail = window[-_SYNTAX_TAIL:]
 
     def _segment(self, kind, payload, start, end, events):
@@ -1333,6 +1365,12 @@ _NO_EVENTS = _NoEvents()
 
 def _merge_text(events:list) -> list:
     "Runs of text (or reasoning) events joined into one event each, in one pass."
+    previous = None
+    for event in events:   # most lists hold no such run (a call's events, a text then a call): returned as they are
+        kind = event.__class__
+        if kind is previous and (kind is TextDelta or kind is ReasoningDelta): break
+        previous = kind
+    else: return events
     merged = []
     for kind, run in itertools.groupby(events, type):
         if kind in (TextDelta, ReasoningDelta): merged.append(kind(''.join(event.text for event in run)))
