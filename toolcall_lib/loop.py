@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import Any, Callable
 from pydantic_core import to_jsonable_python
-from .dispatch import CallResult, call_funcs_async, mk_ns
+from .dispatch import CallResult, call_funcs_async, coerce_args, mk_ns, resolve_nm
 
 # %% auto 0
 __all__ = ['PROVIDERS', 'PendingCall', 'is_stream_event', 'detect_provider', 'extract_calls', 'tool_result_text',
@@ -329,6 +329,13 @@ async def _decide(call:PendingCall, approve) -> CallResult|None:
     reason = verdict if isinstance(verdict, str) and verdict else f'The user did not allow this call to {call.name!r}, so it was not run.'
     return CallResult(call.name, error=reason, id=call.call_id)
 
+def _as_it_will_run(call:PendingCall, ns) -> PendingCall:
+    """`call` with its arguments under the parameters' own names and in their types, as dispatch will run it, so `approve`
+    judges what runs (a model's `"cmd$"` for `cmd` included); a call dispatch will refuse anyway stays as it was sent."""
+    try: arguments = coerce_args(resolve_nm(call.name, ns), call.arguments, call.name)
+    except Exception: return call
+    return dataclasses.replace(call, arguments=arguments)
+
 def _decoded(call:PendingCall) -> PendingCall:
     "`call` with JSON-text arguments (OpenAI's) as a dict, so hooks can read them; text that is not a JSON object stays for dispatch to report."
     if not isinstance(call.arguments, str): return call
@@ -341,7 +348,7 @@ async def _run_calls(calls:list, ns:dict, max_concurrency:int, timeout, approve,
     calls, decided = [_decoded(call) for call in calls], []
     for call in calls:
         if on_step is not None: await _maybe_await(on_step(Step('call', call, number)))
-        decided.append(await _decide(call, approve))
+        decided.append(await _decide(call if approve is None else _as_it_will_run(call, ns), approve))
     approved = [call for call, refusal in zip(calls, decided) if refusal is None]
     ran = iter(await call_funcs_async([(c.call_id, c.name, c.arguments) for c in approved], ns,
                                       max_concurrency=max_concurrency, timeout=timeout))
@@ -353,7 +360,7 @@ async def run_tools_async(
     provider:str|None=None, # The reply's wire format (default: detected; if given, a reply in another format is an error)
     max_concurrency:int=8, # How many tool calls may run at once
     timeout:float|None=None, # Seconds each tool call may take (None: no limit)
-    approve:Callable|None=None, # Called with each `PendingCall` before it runs: True runs it, False or a reason (str) refuses it
+    approve:Callable|None=None, # Called with each `PendingCall`, its arguments as they will run, before it runs: True runs it, False or a reason (str) refuses it
     on_step:Callable|None=None, # Called with a `Step` for each call and each result
     step_number:int=1, # The `Step.number` to report
 ) -> list[dict]: # Messages to append to the conversation; empty when the reply made no calls
@@ -381,7 +388,7 @@ def run_tools(
     provider:str|None=None, # The reply's wire format (default: detected; if given, a reply in another format is an error)
     max_concurrency:int=8, # How many tool calls may run at once
     timeout:float|None=None, # Seconds each tool call may take (None: no limit)
-    approve:Callable|None=None, # Called with each `PendingCall` before it runs: True runs it, False or a reason (str) refuses it
+    approve:Callable|None=None, # Called with each `PendingCall`, its arguments as they will run, before it runs: True runs it, False or a reason (str) refuses it
     on_step:Callable|None=None, # Called with a `Step` for each call and each result
 ) -> list[dict]: # Messages to append to the conversation; empty when the reply made no calls
     "Run the tool calls in `reply` and return the tool-result messages, in the reply's own format."
@@ -778,7 +785,7 @@ class Chat:
                  timeout:float|None=None, # Seconds each tool call may take
                  system:str|None=None, # System prompt: the first message for OpenAI and text, `system=` beside the messages for Anthropic and Gemini
                  on_step:Callable|None=None, # Called with a `Step` for every reply, call and result (sync or async)
-                 approve:Callable|None=None, # Called with each `PendingCall` before it runs: True runs it, False or a reason (str) refuses it (sync or async)
+                 approve:Callable|None=None, # Called with each `PendingCall`, its arguments as they will run, before it runs: True runs it, False or a reason (str) refuses it (sync or async)
                  **request_options, # SDK clients: more arguments for the create method, e.g. temperature=0, max_tokens=1024
                 ):
         if provider == 'openai-responses' and api is None and sdk_provider(client) is not None: api = 'responses'
