@@ -73,6 +73,9 @@ def run_attacks(interp, workdir:str) -> dict:
                          '    address = libc.shmat(segment, None, 0); ctypes.memset(address, 1, 128 << 20); libc.shmdt(ctypes.c_void_p(address))\n'
                          'segment, ctypes.get_errno()')
         outcomes['shmget_1g'] = last_line(result)
+        # SysV message queues: kernel memory that RLIMIT_AS does not see; refused where there is no memory cgroup
+        outcomes['msgget'] = last_line(box.run('import ctypes; libc = ctypes.CDLL(None, use_errno=True)\n'
+                                               'queue = libc.syscall(68, 0, 0o1000 | 0o600); queue >= 0, ctypes.get_errno()'))
         result = box.run('import os, time\nfor _ in range(8):\n    if os.fork() == 0:\n        hog = bytearray(200 << 20); time.sleep(60)\n'
                          'time.sleep(3); alive = sum(open(f"/proc/{name}/stat").read().split(") ")[1][0] != "Z" for name in os.listdir("/proc") if name.isdigit()) - 1\n'
                          'f"children holding 200 MiB alive: {alive}, within 320 MiB: {alive * 200 <= 320}"', timeout=20)
@@ -283,6 +286,7 @@ def expected_outcomes(workdir:str, root:bool, paths:str) -> dict:
         'run_after_swap': f'SandboxError: the sandbox could not be started (shared path {shared}/input changed since the Sandbox '
                           'was created (Too many levels of symbolic links))',
         'memfd_hog': (OUT_OF_MEMORY + ' (restarted)' if root else 'PermissionError: [Errno 1] Operation not permitted'),
+        'msgget': '(True, 0)' if root else '(False, 1)',
         'shmget_1g': OUT_OF_MEMORY if root else '(-1, 1)',
         'forked_hogs': f"within 320 MiB: {root}'",  # without root there is no memory cgroup: each child has its own limit
         'forked_hogs_gone': "['1']",

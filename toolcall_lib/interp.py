@@ -420,10 +420,10 @@ def _apply_landlock(read_paths:list, # Paths the sandbox may read and execute
 _SECCOMP_ARCHES = {  # machine: (AUDIT_ARCH value, socket, socketpair, denied syscalls, shared-memory syscalls)
     'x86_64': (0xc000003e, 41, 53, (101, 310, 311, 246, 320, 321, 298, 323, 250, 248, 249, 425, 426, 427,
                                     165, 166, 155, 272, 308, 175, 313, 176, 169, 167, 168, 163, 304,
-                                    428, 429, 430, 431, 432, 442, 254, 300, 301), (319, 447, 29)),
+                                    428, 429, 430, 431, 432, 442, 254, 300, 301), (319, 447, 29, 68)),
     'aarch64': (0xc00000b7, 198, 199, (117, 270, 271, 104, 294, 280, 241, 282, 219, 217, 218, 425, 426, 427,
                                        40, 39, 41, 97, 268, 105, 273, 106, 142, 224, 225, 89, 265,
-                                       428, 429, 430, 431, 432, 442, 27, 262, 263), (279, 447, 194)),
+                                       428, 429, 430, 431, 432, 442, 27, 262, 263), (279, 447, 194, 186)),
 }
 _BPF_LD_W_ABS, _BPF_ALU_AND_K, _BPF_JEQ_K, _BPF_JGE_K, _BPF_RET_K = 0x20, 0x54, 0x15, 0x35, 0x06
 _SECCOMP_RET_ALLOW, _SECCOMP_RET_EPERM = 0x7fff0000, 0x00050000 | 1  # SECCOMP_RET_ERRNO | EPERM
@@ -438,7 +438,7 @@ class _SockFprog(ctypes.Structure):
     _fields_ = [('len', ctypes.c_ushort), ('filter', ctypes.POINTER(_SockFilter))]
 
 def _seccomp_program(machine:str, # the host's machine name, as in `os.uname().machine`
-                     deny_shared_memory:bool=False, # also refuse memfd_create, memfd_secret and shmget (no memory cgroup)
+                     deny_shared_memory:bool=False, # also refuse memfd_create, memfd_secret, shmget and msgget (no memory cgroup)
                     ) -> list|None:
     "The BPF instructions (code, jt, jf, k) of the filter for `machine`, or None if its syscall table is unknown."
     if machine not in _SECCOMP_ARCHES: return None
@@ -1255,15 +1255,23 @@ def _remove_cgroup(path:str|None):
         except OSError: time.sleep(0.0005 * min(attempt + 1, 20))
 
 # %% ../nbs/04_interp.ipynb 105
+def _readable_by(info:os.stat_result, uid:int, gid:int) -> bool:
+    "May (uid, gid), with no other groups, read a file with `info`'s owner and mode? (setfsuid/setfsgid leave the host's supplementary groups in force.)"
+    if info.st_uid == uid: return bool(info.st_mode & 0o400)
+    if info.st_gid == gid: return bool(info.st_mode & 0o040)
+    return bool(info.st_mode & 0o004)
+
 def _read_regular_file(directory_fd:int, # Directory the name is relative to
                        name:str, # Relative path beneath it
                        max_bytes:int, # Refuse files larger than this
+                       ids:tuple|None=None, # (uid, gid) that must be able to read it by its mode bits (the host's own groups do not count)
                       ) -> bytes:
     "Read a regular file beneath `directory_fd`: no symlink followed on the way, no FIFO or device opened, at most `max_bytes`."
     fd = _open_beneath(directory_fd, name, os.O_RDONLY | os.O_NONBLOCK)  # O_NONBLOCK: opening a FIFO must not wait for a writer
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode): raise ValueError(f'{name!r} is not a regular file')
+        if ids is not None and not _readable_by(info, *ids): raise PermissionError(13, 'the sandbox user may not read it', name)
         if info.st_size > max_bytes: raise ValueError(f'{name!r} is {info.st_size} bytes, over the {max_bytes} byte limit')
         chunks, total = [], 0
         while True:
@@ -1312,7 +1320,7 @@ def _regular_files(directory_fd:int, max_entries:int=10_000, max_depth:int=32) -
         finally: os.close(fd)
     return sorted(found[:max_entries])
 
-# %% ../nbs/04_interp.ipynb 108
+# %% ../nbs/04_interp.ipynb 109
 class _Worker:
     "Handles on one running sandbox worker."
     _remove_cgroup = staticmethod(_remove_cgroup)  # held by the class: the finalizer may run after module globals are cleared
@@ -1395,7 +1403,7 @@ class _Worker:
             try: self._remove_cgroup(path)
             except Exception: pass
 
-# %% ../nbs/04_interp.ipynb 110
+# %% ../nbs/04_interp.ipynb 111
 def _layer_table(report:dict, limits:dict) -> tuple:
     "Turn the worker's setup report into `Layer`s."
     rlimits = set(report.get('rlimits', ()))
@@ -1408,7 +1416,7 @@ def _layer_table(report:dict, limits:dict) -> tuple:
     else:
         memory, memory_detail = 'RLIMIT_AS' in rlimits and bool(report.get('shared_memory_denied')), (
             f"{limits['memory_mb']} MiB address space per process (MemoryError); no memory cgroup (needs root), so memfd_create "
-            "and SysV shared memory are refused and the processes of one cell can hold up to max_processes times that")
+            "and SysV shared memory are refused (SysV message queues too) and the processes of one cell can hold up to max_processes times that")
     return (
         Layer('process', True, 'separate worker process per session; hard kill always works'),
         Layer('namespaces', bool(report.get('namespaces')), 'own user, mount, network (no interfaces), PID, IPC and UTS namespaces'),
@@ -1430,7 +1438,7 @@ def _layer_table(report:dict, limits:dict) -> tuple:
         Layer('background', bool(report.get('background_stopped')), 'nothing a cell starts outlives it: processes are killed, leftover threads restart the session'),
     )
 
-# %% ../nbs/04_interp.ipynb 112
+# %% ../nbs/04_interp.ipynb 113
 _BOOTSTRAP = ("import sys, types, importlib.machinery as machinery; path, name = sys.argv[1], 'toolcall_sandbox_worker'; "
               "module = types.ModuleType(name); module.__file__ = path; sys.modules[name] = module; "
               "machinery.SourceFileLoader(name, path).exec_module(module); module._template_main()")
@@ -1499,7 +1507,7 @@ def _outputs(message:dict, limit:int, max_images:int=8) -> tuple:
         else: raise _FrameViolation(f'unknown output type {kind!r}')
     return tuple(clean), tuple(images)
 
-# %% ../nbs/04_interp.ipynb 116
+# %% ../nbs/04_interp.ipynb 117
 class _Template:
     "The host's handle on its template process, which forks new sandbox sessions."
     def __init__(self): self.lock, self.process, self.control, self.owner = threading.Lock(), None, None, None
@@ -1538,7 +1546,7 @@ class _Template:
 _template = _Template()
 atexit.register(_template.close)
 
-# %% ../nbs/04_interp.ipynb 117
+# %% ../nbs/04_interp.ipynb 118
 _MAX_CODE_CHARACTERS = 1_000_000  # a request frame stays far below the worker's frame limit
 _MAX_CONFIG_BYTES = 1 << 20  # the settings frame (mostly `env`)
 _MAX_SHARED_PATHS = 64
@@ -1852,7 +1860,7 @@ class Sandbox:
         with self._lock:
             if self._closed: raise SandboxClosedError('this sandbox is closed; create a new Sandbox')
             directory, relative = self._directory_fd(name)
-            with _FileSystemIds(*self._ids()): return _read_regular_file(directory, relative, limit)  # never more than the code itself may read
+            with _FileSystemIds(*self._ids()): return _read_regular_file(directory, relative, limit, self._ids())  # never more than the code itself may read
 
     def write_file(self,
                    name:str, # A path relative to scratch (its directory must exist)
@@ -1873,7 +1881,7 @@ class Sandbox:
             directory, _ = self._directory_fd('.')
             return _regular_files(directory)
 
-# %% ../nbs/04_interp.ipynb 147
+# %% ../nbs/04_interp.ipynb 148
 _default_sandbox = None
 _default_lock = threading.Lock()
 
@@ -1903,7 +1911,7 @@ def _python_description(plots:bool|None=None, # Can the sandbox import matplotli
 
 python.__doc__ = _python_description()
 
-# %% ../nbs/04_interp.ipynb 153
+# %% ../nbs/04_interp.ipynb 154
 def python_tool(
     session:Sandbox, # The session the tool runs code in
     name:str='python', # The tool name the model sees
@@ -1914,7 +1922,7 @@ def python_tool(
     run_in_session.__name__ = run_in_session.__qualname__ = name
     return run_in_session
 
-# %% ../nbs/04_interp.ipynb 156
+# %% ../nbs/04_interp.ipynb 157
 class SandboxPool:
     "One `Sandbox` per key, started on first use; the least recently used closed beyond `max_sessions`, idle ones after `idle_timeout`."
     def __init__(self,
@@ -1973,7 +1981,7 @@ class SandboxPool:
         with self.lock: sandboxes, self.sandboxes, self.last_used = list(self.sandboxes.values()), type(self.sandboxes)(), {}
         for sandbox in sandboxes: sandbox.close()
 
-# %% ../nbs/04_interp.ipynb 159
+# %% ../nbs/04_interp.ipynb 160
 def sandbox_status() -> SandboxStatus:
     "Start a throw-away sandbox session and report which isolation layers this system gives it."
     with warnings.catch_warnings():
