@@ -754,6 +754,11 @@ class _Kernel:
         asyncio.set_event_loop(get_asyncio_loop())
         self.loop_shared = True
 
+    def _stop_script_loop(self):
+        "`%%bash`, `%%script` and friends run their processes from an event loop on a thread of their own: end it with the cell, which made it."
+        script_magics = getattr(getattr(self.shell, 'magics_manager', None), 'registry', {}).get('ScriptMagics')
+        if script_magics is not None and hasattr(script_magics, 'stop_event_loop'): script_magics.stop_event_loop()
+
     def run(self, code:str, max_output:int) -> dict:
         "Run one cell; return the reply message."
         if not self.loop_shared:  # in the session, on its first cell: never in the template
@@ -770,6 +775,7 @@ class _Kernel:
                 self.running = False
                 if os.getpid() != self.pid: os._exit(0)  # a process the cell forked must not answer for it
                 self.stop_repeating()
+                self._stop_script_loop()
             interrupted = isinstance(result.error_in_exec, KeyboardInterrupt)
         except KeyboardInterrupt as exception:  # the interrupt landed in IPython's own code, around the cell's
             interrupted = True
