@@ -335,3 +335,22 @@ def test_a_process_with_many_open_files_still_checks_its_connections(postgres):
     finally:
         for fd in filler: os.close(fd)
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+def test_a_lock_held_elsewhere_is_a_clear_error_after_the_timeout_not_a_hang(postgres):
+    "Another session holding the table (a migration, a stuck transaction): an operation gives up after `timeout`, and says so."
+    import psycopg
+    table = new_table()
+    with PostgresBackend(postgres.dsn(), table=table, timeout=1) as backend:
+        memory = MemoryToolset(backend=backend)
+        memory.store('k', 'before')
+        answers = []
+        with psycopg.connect(postgres.dsn()) as holder:   # a transaction left open, holding the table
+            holder.execute(f'LOCK TABLE {table} IN ACCESS EXCLUSIVE MODE')
+            caller = threading.Thread(target=lambda: answers.append(call_func('memory_retrieve', {'key': 'k'}, ns=memory, raise_on_err=False)))
+            caller.start(); caller.join(10)
+            hung = caller.is_alive()
+        caller.join()   # the lock is released now, so a hung call ends
+        assert not hung, 'the call waited for the lock instead of giving up after its 1 s timeout'
+        assert answers[0].startswith('the memory store (PostgreSQL at') and 'unavailable' in answers[0], answers
+        assert 'before' in call_func('memory_retrieve', {'key': 'k'}, ns=memory)

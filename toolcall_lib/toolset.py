@@ -526,9 +526,13 @@ def _drop_if_closed_by_server(conn):
         conn.close()
         raise ConnectionError('the server closed this pooled connection')
 
-def _durable_commits(conn):
-    "A new pooled connection: make sure a commit is on disk before it is acknowledged (unless the server already promises more)."
+def _durable_commits(conn, timeout:float|None=None):
+    """A new pooled connection: make sure a commit is on disk before it is acknowledged (unless the server already promises more),
+    and, with `timeout`, that no statement waits longer than that (for a lock another session holds, or a server that stopped answering)."""
     if conn.execute('SHOW synchronous_commit').fetchone()[0] == 'off': conn.execute('SET synchronous_commit TO on')
+    if timeout is not None:
+        milliseconds = str(max(1, int(timeout * 1000)))
+        conn.execute("SELECT set_config('statement_timeout', %s, false), set_config('lock_timeout', %s, false)", (milliseconds, milliseconds))
 
 # %% ../nbs/02_toolset.ipynb 66
 class PostgresBackend:
@@ -539,7 +543,7 @@ class PostgresBackend:
                  table:str='toolcall_memory', # table to keep memories in, created on first use; 'schema.table' to name its schema
                  min_connections:int=1, # connections the pool keeps open
                  max_connections:int=8, # most connections the pool opens at once (per backend, so per process)
-                 timeout:float=10.0, # seconds an operation waits for a connection (all busy, or the server away) before failing
+                 timeout:float=10.0, # seconds an operation may wait, for a connection (all busy, or the server away) and then for its statement (a lock held elsewhere)
                  connect_timeout:float=10.0, # seconds to wait for the server when connecting, unless `dsn` sets connect_timeout
                 ):
         psycopg, psycopg_pool = _import_psycopg()
@@ -572,7 +576,8 @@ class PostgresBackend:
         self._last_connect_error = None
         self._pool = psycopg_pool.ConnectionPool(dsn, kwargs=dict(options, autocommit=True), min_size=min_connections, max_size=max_connections,
                                                  timeout=timeout, connection_class=RecordingConnection, check=_drop_if_closed_by_server,
-                                                 configure=_durable_commits, name=f'toolcall_lib memory {table}', open=True)
+                                                 configure=functools.partial(_durable_commits, timeout=timeout),
+                                                 name=f'toolcall_lib memory {table}', open=True)
 
     def _create_table(self, conn):
         "Create the table on first use, or check that an existing one has a layout this version knows."
