@@ -70,9 +70,10 @@ _MISSING = object()
 def _structured(value):
     "The JSON data of a structured value, or `_MISSING` when the value is text."
     if isinstance(value, str) or value is None: return _MISSING
-    if isinstance(value, (dict, list, tuple, int, float, bool, BaseModel)): return to_jsonable_python(value, fallback=repr)
+    from toolcall_lib.loop import _jsonable  # bytes as UTF-8 text when they are, else base64, as in every other result
+    if isinstance(value, (dict, list, tuple, int, float, bool, BaseModel)): return _jsonable(value)
     if callable(getattr(value, 'to_text', None)) or type(value).__str__ is not object.__str__: return _MISSING  # text of its own
-    return to_jsonable_python(value, fallback=repr)
+    return _jsonable(value)
 
 # %% ../nbs/07_mcp.ipynb 14
 def call_result(
@@ -93,7 +94,7 @@ def call_result(
     return mcp_types.CallToolResult(content=[mcp_types.TextContent(text=json.dumps(data, ensure_ascii=False))],
                                     structured_content=data if isinstance(data, dict) else {'result': data}, is_error=is_error)
 
-# %% ../nbs/07_mcp.ipynb 21
+# %% ../nbs/07_mcp.ipynb 22
 _request = contextvars.ContextVar('toolcall_mcp_request', default=None)
 
 def current_request():
@@ -104,7 +105,7 @@ def _failure_text(name:str, error:Exception) -> str:
     "A failed call's message for the model, as `call_funcs_async` writes it."
     return str(error) if isinstance(error, ToolCallError) else f'Error in tool {name!r}: {type(error).__name__}: {error}'
 
-# %% ../nbs/07_mcp.ipynb 22
+# %% ../nbs/07_mcp.ipynb 23
 @functools.lru_cache(maxsize=1)
 def _server_class():
     "`MCPServer` with toolcall_lib tools served beside the SDK's own tool manager (a class made on first use: the SDK is optional)."
@@ -130,7 +131,7 @@ def _server_class():
             return call_result(value)
     return ToolcallServer
 
-# %% ../nbs/07_mcp.ipynb 23
+# %% ../nbs/07_mcp.ipynb 24
 def mcp_server(
     tools, # Functions, toolsets (instances or classes), or a dict of name -> callable: what `mk_ns` and `combine_tools` take
     name:str|None=None, # The server's name, shown by clients (default: 'toolcall')
@@ -143,7 +144,7 @@ def mcp_server(
     options.setdefault('log_level', 'WARNING')
     return _server_class()(namespace, timeout=timeout, name=name or 'toolcall', **options)
 
-# %% ../nbs/07_mcp.ipynb 37
+# %% ../nbs/07_mcp.ipynb 38
 TRANSPORTS = ('stdio', 'http')
 
 def serve(
@@ -161,7 +162,7 @@ def serve(
     if transport == 'stdio': server.run('stdio')
     else: server.run('streamable-http', host=host, port=port, streamable_http_path='/mcp')
 
-# %% ../nbs/07_mcp.ipynb 44
+# %% ../nbs/07_mcp.ipynb 45
 class UnknownSessionError(ToolCallError, LookupError):
     "A `session` handle that names no live sandbox."
 
@@ -186,7 +187,7 @@ def _session_key(pool:SandboxPool, handle:str|None, session_handles:bool) -> tup
     handle = secrets.token_urlsafe(16)
     return f'handle:{handle}', handle
 
-# %% ../nbs/07_mcp.ipynb 45
+# %% ../nbs/07_mcp.ipynb 46
 def python_server(
     name:str='python', # The server's name, shown by clients
     timeout:float=30, # Default seconds a cell may run
@@ -225,7 +226,7 @@ def python_server(
     server.sandbox_pool, server.session_handles = pool, session_handles
     return server
 
-# %% ../nbs/07_mcp.ipynb 47
+# %% ../nbs/07_mcp.ipynb 48
 def _with_session(reference, session_handles:bool, description:str, timeout:float|None=None):
     "`reference`'s signature with the server's default `timeout`, plus an optional `session` string parameter when `session_handles`."
     import inspect
@@ -238,7 +239,7 @@ def _with_session(reference, session_handles:bool, description:str, timeout:floa
     session = inspect.Parameter('session', inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None, annotation=Annotated[str|None, description])
     return signature.replace(parameters=[*signature.parameters.values(), session])
 
-# %% ../nbs/07_mcp.ipynb 58
+# %% ../nbs/07_mcp.ipynb 59
 class MCPToolError(ToolCallError):
     "An MCP server reported a failed tool call; the message is the server's."
 
@@ -278,7 +279,7 @@ def _result_value(name:str, result, output_schema=None):
     if structured is None: return text
     return structured['result'] if _wraps_result(name, structured, texts, output_schema) else structured
 
-# %% ../nbs/07_mcp.ipynb 59
+# %% ../nbs/07_mcp.ipynb 60
 class MCPTools(Mapping):
     "The tools of a connected MCP server: tool name -> async function, typed by the server's own definitions."
     def __init__(self,
@@ -317,7 +318,7 @@ class MCPTools(Mapping):
         "Call one of the server's tools as a model would, through `call_func_async`."
         return await call_func_async(name, arguments or {}, self)
 
-# %% ../nbs/07_mcp.ipynb 60
+# %% ../nbs/07_mcp.ipynb 61
 def _client_target(server):
     "What `mcp.Client` connects to for `server`: a URL, a stdio transport, or the server object itself."
     sdk = _sdk()
