@@ -212,3 +212,11 @@ def test_run_reads_a_recorded_stream_as_json_list_or_lines():
         assert messages[0]['tool_call_id'] == 'call_s' and json.loads(messages[0]['content'])['conditions'] == 'overcast'
     assert_one_line_error(toolcall('run', '-', TOOLS, stdin=json.dumps(events[1])), 'stream event', 'collect_stream')
     assert_one_line_error(toolcall('run', '-', TOOLS, '--provider', 'anthropic', stdin=json.dumps(events)), 'anthropic', 'openai')
+
+def test_call_of_a_function_left_out_of_all_says_why(tmp_path):
+    (tmp_path/'tools_module.py').write_text('__all__ = ["offered"]\n'
+        'def offered(x:int, # a number\n) -> int: # twice it\n    "Double."\n    return 2 * x\n'
+        'def hidden(x:int, # a number\n) -> int: # it\n    "Not offered."\n    return x\n')
+    done = subprocess.run([str(SCRIPT), 'call', str(tmp_path/'tools_module.py'), 'hidden', '{"x": 1}'], capture_output=True,
+                          text=True, timeout=60, cwd=tmp_path)
+    assert done.returncode == 2 and done.stderr.strip().endswith("does not offer 'hidden' as a tool: it is not in the module's __all__"), done.stderr

@@ -162,7 +162,8 @@ def _cmd_call(args) -> int:
     module = load_module(args.module)
     tools = module_tools(module)
     if args.tool not in tools and hasattr(module, args.tool):
-        raise CliError(f'{args.module} does not offer {args.tool!r} as a tool: {_tool_refusal(getattr(module, args.tool), args.tool)}')
+        reason = _tool_refusal(getattr(module, args.tool), args.tool) or "it is not in the module's __all__"
+        raise CliError(f'{args.module} does not offer {args.tool!r} as a tool: {reason}')
     arguments = _read_input('-') if args.arguments == '-' else args.arguments
     try: value = call_func(args.tool, arguments, tools)
     except ToolCallError as error: raise CliError(str(error)) from None

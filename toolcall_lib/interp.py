@@ -286,7 +286,8 @@ def _host_sources(shared:list) -> list:
         if os.path.exists('/etc/' + name) and not os.path.islink('/etc/' + name): add('/etc/' + name, _READ_ONLY)
     # sys.path entries only where packages are installed: the script's directory, the working directory or a
     # project added to sys.path may hold anything (a home directory, a checkout with its .env); they stay out
-    python_paths = {os.path.realpath(entry) for entry in sys.path if entry in _site_directories() and os.path.exists(entry)}
+    site_directories = _site_directories()
+    python_paths = {os.path.realpath(entry) for entry in sys.path if entry in site_directories and os.path.exists(entry)}
     for path in sorted(set(_python_read_paths()) | python_paths):
         if not any(path == done or path.startswith(done.rstrip('/') + '/') for done in covered):
             add(path, _READ_ONLY); covered.append(path)
@@ -565,8 +566,9 @@ class _CellOutputs:
         return kept
 
     def clear(self):
-        "`IPython.display.clear_output()`: forget what the cell showed so far."
+        "`IPython.display.clear_output()`: forget what the cell showed so far, and what it counted towards the caps (a progress loop keeps showing)."
         self.outputs.clear()
+        self.stream_kept = self.image_characters = self.traceback_lines = 0
 
 class _CellStream(io.TextIOBase):
     "`sys.stdout` or `sys.stderr` while a cell runs: text goes to the running cell's outputs."

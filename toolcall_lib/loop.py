@@ -899,7 +899,7 @@ def check_recording(
     program:Callable, # Runs the program under test: `program(client, prompt)` returns the finished `Chat`
 ) -> Chat: # The replayed chat
     "Replay a recording against `program`; raise `RecordingMismatch` if the model would have seen other tools or results, or the answer changed."
-    if isinstance(recording, (str, PurePath)): recording = json.loads(Path(recording).read_text())
+    if isinstance(recording, (str, PurePath)): recording = json.loads(Path(recording).read_text(encoding='utf-8'))
     client = ReplayClient(recording['replies'])
     chat = program(client, recording['prompt'])
     if client.requests and client.requests[0]['tools'] != recording['tools']:
