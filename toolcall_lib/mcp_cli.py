@@ -32,6 +32,13 @@ def target_tools(
     raise CliError(f'{target} is a {type(found).__name__}, not a function, a list or dict of functions, or a toolset')
 
 # %% ../nbs/07_mcp_cli.ipynb 13
+def _is_loopback(host:str) -> bool:
+    "Is `host` this machine only (127.0.0.0/8, ::1 or localhost)?"
+    import ipaddress
+    if host == 'localhost': return True
+    try: return ipaddress.ip_address(host).is_loopback
+    except ValueError: return False
+
 def _host_port(text:str) -> tuple:
     "(host, port) from 'HOST:PORT' ('[::1]:8000' for IPv6)."
     from toolcall_lib.cli import CliError
@@ -45,6 +52,9 @@ def _run_server(server, http:str|None):
     if http is None: return serve(server)
     host, port = _host_port(http)
     print(f'toolcall mcp: serving {server.name!r} at http://{host}:{port}/mcp', file=sys.stderr, flush=True)
+    if not _is_loopback(host):  # there is no login: anyone who reaches the port may call the tools
+        print(f'toolcall mcp: warning: {host} is not a loopback address and the server has no authentication; anyone who can '
+              'reach this port can call its tools. Put it behind a proxy that authenticates, or bind to 127.0.0.1.', file=sys.stderr, flush=True)
     serve(server, 'http', host=host, port=port)
 
 def _serve_command(args) -> int:
@@ -69,7 +79,7 @@ def _python_command(args) -> int:
     finally: server.sandbox_pool.close()
     return 0
 
-# %% ../nbs/07_mcp_cli.ipynb 15
+# %% ../nbs/07_mcp_cli.ipynb 16
 def run_mcp_command(
     args, # The parsed `toolcall mcp ...` arguments
 ) -> int: # Exit status
@@ -81,7 +91,7 @@ def run_mcp_command(
     try: return _serve_command(args) if args.mcp_command == 'serve' else _python_command(args)
     except KeyboardInterrupt: return 130
 
-# %% ../nbs/07_mcp_cli.ipynb 16
+# %% ../nbs/07_mcp_cli.ipynb 17
 MCP_HELP = 'serve tools, or a sandboxed python interpreter, to MCP clients'
 MCP_DESCRIPTION = 'Serve tools, or a sandboxed Python interpreter, to MCP clients (Claude, VS Code, Cursor, ...).'
 
