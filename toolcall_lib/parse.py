@@ -321,7 +321,9 @@ class _RawCall:
     json_slot: bool = False # the format puts a JSON object here: text that does not decode to one refuses the call
 
 def _first_key(mapping:dict, keys:tuple):
-    return next((key for key in keys if key in mapping), None)
+    for key in keys:   # plain loops here and below: a stream reads one object per call, and a generator costs more than the work
+        if key in mapping: return key
+    return None
 
 def _call_from_object(obj:dict, strict:bool) -> _RawCall|None:
     function = obj.get('function', obj.get('function_call'))
@@ -330,7 +332,9 @@ def _call_from_object(obj:dict, strict:bool) -> _RawCall|None:
         key = _first_key(function, _ARGUMENT_KEYS)
         arguments = function[key] if key else obj.get(_first_key(obj, _ARGUMENT_KEYS) or '', None)
     else:
-        name = next((obj[key] for key in _NAME_KEYS if isinstance(obj.get(key), str)), None)
+        name = None
+        for key in _NAME_KEYS:
+            if isinstance(obj.get(key), str): name = obj[key]; break
         key = _first_key(obj, _ARGUMENT_KEYS)
         arguments = obj[key] if key else None
         shaped = key is not None or obj.get('type') in ('function', 'tool_use', 'tool_call')
@@ -762,10 +766,12 @@ _LOOSE_RE = re.compile(_LOOSE)
 _LOOSE_PREFIX_RE = re.compile(rf'(?:\{{{_SPACE}(?:{_KEY_PREFIX}{_SPACE})?|\[{_SPACE}(?:\{{{_SPACE}(?:{_KEY_PREFIX}{_SPACE})?|[^\W\d][\w.-]{{0,127}})?)\Z')
 _LOOSE_SPAN = 1 + 64 + 258 + 64 + 1 + 64 + 1  # the longest text the loose branch can look at
 
-def _trie_pattern(words, extra:dict|None=None) -> str:
+def _trie_pattern(words, extra:dict|None=None, cut:bool=False) -> str:
     """A regex alternation of the literal `words`, factored as a trie: each position costs one comparison per
     distinct next character. `extra` maps a first character to one more pattern for what follows it. Every
-    top-level alternative starts with a literal character, which lets `re` skip ahead over other characters fast."""
+    top-level alternative starts with a literal character, which lets `re` skip ahead over other characters fast.
+    `cut`: also match a proper prefix of a word that runs to the end of the text (a marker a stream's chunk cut),
+    and stop at the shortest word (for telling whether there is one, not which)."""
     extra = extra or {}
     trie = {}
     for word in words:
@@ -773,7 +779,8 @@ def _trie_pattern(words, extra:dict|None=None) -> str:
         for char in word: node = node.setdefault(char, {})
         node[''] = {}
     def pattern(node:dict) -> str:
-        branches = [re.escape(char) + pattern(child) for char, child in sorted(node.items()) if char]
+        if cut and '' in node: return ''
+        branches = [re.escape(char) + pattern(child) for char, child in sorted(node.items()) if char] + ([r'\Z'] if cut else [])
         if not branches: return ''
         body = branches[0] if len(branches) == 1 else '(?:' + '|'.join(branches) + ')'
         return f'(?:{body})?' if '' in node else body
@@ -790,31 +797,35 @@ class _Markers:
         self.by_opener = {opener: family for family in families.values() for opener in family.openers}
         self.literals = tuple(self.by_opener) + ('```',)
         self.word_literals = tuple(literal for literal in self.literals if literal[0].isalpha())   # found with str.find
-        # A letter-initial marker is looked for only where its signature shows: the two characters around its
-        # punctuation least common in prose (`n:` for `Action:`), cheaper than looking for every such marker.
-        common = ' .,:'   # punctuation frequent in prose, most frequent first
-        def signature(literal):
-            index = max((i for i, char in enumerate(literal) if not char.isalnum()), default=1,
-                        key=lambda i: common.find(literal[i]) if literal[i] in common else len(common))
-            return literal[max(0, index - 1):index + 1]
-        self.word_signatures = tuple((signature(literal), literal) for literal in self.word_literals)
-        first = sorted({literal[0] for literal in self.literals if literal not in self.word_literals} | set('{['))
-        self.first_char = re.compile(f'[{re.escape("".join(first))}]')   # no such character: the prose pattern cannot match
-        self.prose = re.compile(_trie_pattern([literal for literal in self.literals if literal not in self.word_literals],
+        symbol_literals = [literal for literal in self.literals if literal not in self.word_literals]
+        self.prose = re.compile(_trie_pattern(symbol_literals,
             {'{': rf'{_SPACE}{_KEY}{_SPACE}:', '[': rf'{_SPACE}(?:\{{{_SPACE}{_KEY}{_SPACE}:|[^\W\d][\w.-]{{0,127}}\()'}))
+        # A stream's chunk that arrives with nothing pending is prose at once unless this one search finds in it a
+        # marker, a loose start, the start of either cut by the chunk's end, or a letter-initial marker: those are
+        # found at their last character, looking behind (`:(?<=Action:)`), since their first letters are everywhere.
+        # Only a letter-initial marker's cut start is left to one `str.endswith`.
+        key_or_cut = rf'(?:{_KEY}{_SPACE}:|(?:{_KEY_PREFIX}{_SPACE})?\Z)'
+        loose = {'{': rf'{_SPACE}{key_or_cut}', '[': rf'{_SPACE}(?:\{{{_SPACE}{key_or_cut}|[^\W\d][\w.-]{{0,127}}(?:\(|\Z)|\Z)'}
+        word_ends = [re.escape(literal[-1]) + f'(?<={re.escape(literal)})' if not literal[-1].isalnum() else re.escape(literal)
+                     for literal in self.word_literals]   # (one that ends in a letter is looked for from its start: slower)
+        self.quiet = re.compile('|'.join([_trie_pattern(symbol_literals, loose, cut=True)] + word_ends))
         # Where the end of a stream's buffer may be the start of a literal: one pattern tried from the window's start.
         prefixes = {literal[:end] for literal in self.literals for end in range(1, len(literal) + 1)}
         self.longest = max(map(len, self.literals))
         self.tail = re.compile(f'(?:{_trie_pattern(prefixes)})\\Z') if prefixes else None
-        # A chunk with no first character and no signature holds no marker, no bracket, and no cut marker but a
-        # letter-initial one's (every other marker starts with a first character): one `str.endswith` finds that.
-        self.signatures = tuple(signature for signature, _ in self.word_signatures)
-        self.word_prefixes = tuple(sorted({literal[:end] for literal in self.word_literals for end in range(1, len(literal) + 1)},
-                                          key=len, reverse=True))   # longest first: the earliest place a held tail can start
+        # The cut start of a letter-initial marker, which the quiet search leaves out: one `str.endswith` tells.
+        self.word_prefixes = tuple({literal[:end] for literal in self.word_literals for end in range(1, len(literal) + 1)})
+        self.word_tail = re.compile(f'(?:{_trie_pattern(self.word_prefixes)})\\Z') if self.word_prefixes else None
+        self.word_longest = max(map(len, self.word_literals), default=0)
         # For `reasoning_calls=True`: the openers of families that read calls (not reasoning, hidden tokens or channels).
         call_openers = [literal for literal, family in self.by_opener.items() if literal not in self.word_literals
                         and family.name not in _NOT_CALLS and not getattr(family.open, 'hidden', False)]
         self.in_reasoning = re.compile(_trie_pattern(call_openers)) if call_openers else None
+
+    def word_hold(self, text:str, start:int) -> int:
+        "Where a letter-initial marker cut by the end of `text` starts (not before `start`); len(text) when none is."
+        if not text.endswith(self.word_prefixes, start): return len(text)   # most texts: one C call
+        return self.word_tail.search(text, max(start, len(text) - self.word_longest)).start()   # the earliest, the longest
 
 def _markers() -> _Markers:
     "The table's `_Markers`, built once per version of the table."
@@ -931,6 +942,7 @@ class _Scanner:
         self.after_call = None      # format of the call just read (a ';' may follow)
         self.budget = _Budget()
         self.finder = None
+        self.ahead = None           # (text, position, marker, family) of the marker `_prose` stopped before
         self.markers = _markers()
 
     def finder_for(self, text:str) -> _Finder:
@@ -953,7 +965,7 @@ class _Scanner:
     def shift(self, count:int):
         "The caller dropped `count` consumed characters from the front of its buffer."
         if self.pending is not None: self.pending.shift(count)
-        self.finder = None
+        self.finder = self.ahead = None
 
     def step(self, text:str, position:int, final:bool):
         "The next segment at `position` as (new_position, kind, payload), or None when more text is needed."
@@ -991,8 +1003,13 @@ class _Scanner:
         return (found + len(closer), 'text', closer) if closer == '```' else (found + len(closer), 'hidden', None)
 
     def _prose(self, text, position, final):
+        ahead, self.ahead, search = self.ahead, None, position
+        if ahead is not None and ahead[0] is text and ahead[1] == position:   # the marker the last step stopped before
+            opened = self._open(text, position, ahead[2], ahead[3], final)
+            if opened is not False: return opened
+            search = position + 1
         limit = len(text) if final else self.hold(text, position)
-        search, finder, markers = position, self.finder_for(text), self.markers
+        finder, markers = self.finder_for(text), self.markers
         while True:
             found, marker = finder.search(markers.prose, search)
             for literal in markers.word_literals:
@@ -1008,7 +1025,9 @@ class _Scanner:
                 return found + 3, 'text', '```'
             family = markers.by_opener.get(marker)
             if family is None and not self.loose: search = found + 1; continue   # loose JSON is off (standalone mode)
-            if found > position: return found, 'text', text[position:found]
+            if found > position:   # the text before the marker first; the next step opens it without looking again
+                self.ahead = (text, found, marker, family)
+                return found, 'text', text[position:found]
             opened = self._open(text, found, marker, family, final)
             if opened is not False: return opened
             search = found + 1
@@ -1105,28 +1124,20 @@ class _Scanner:
         return end, 'text', text[value.value_start:end] if end > value.value_start else None
 
 # %% ../nbs/03_parse.ipynb 69
-def _after(text:str, position:int, expected:str):
-    "Position just past `expected` when it follows `position` after optional space; -1 otherwise (or not yet)."
-    cursor = _skip_space(text, position, True)
-    return cursor + len(expected) if cursor != -1 and text.startswith(expected, cursor) else -1
+# Each space run is bounded (at most 63 characters, as `_skip_space` looks ahead) and every part ends at a literal that
+# cannot start the part before it: one linear match, nothing to backtrack into.
+_HERMES_NAME = re.compile(r'[ \t\r\n]{0,63}\{[ \t\r\n]{0,63}"name"[ \t\r\n]{0,63}:[ \t\r\n]{0,63}"([^"]{0,256})"')
+_HERMES_ARGUMENTS = re.compile(r'[ \t\r\n]{0,63},[ \t\r\n]{0,63}"(?:arguments|parameters)"[ \t\r\n]{0,63}:[ \t\r\n]{0,63}\{')
 
 def _hermes_name(text:str, start:int) -> tuple:
     "(name, position after it) in a body that opens `{\"name\": \"...\"`, once its closing quote arrived; (None, -1) before."
-    cursor = _after(text, start, '{')
-    cursor = _after(text, cursor, '"name"') if cursor != -1 else -1
-    cursor = _after(text, cursor, ':') if cursor != -1 else -1
-    cursor = _after(text, cursor, '"') if cursor != -1 else -1
-    close = text.find('"', cursor, cursor + 257) if cursor != -1 else -1
-    return (text[cursor:close].strip(), close + 1) if close != -1 else (None, -1)   # stripped, as the finished call's name is
+    found = _HERMES_NAME.match(text, start)
+    return (found[1].strip(), found.end()) if found is not None else (None, -1)   # stripped, as the finished call's name is
 
 def _hermes_arguments_start(text:str, position:int) -> int:
     "Where the arguments object starts when `, \"arguments\": {` follows the name; -1 when it does not (yet)."
-    cursor = _after(text, position, ',')
-    if cursor == -1: return -1
-    key_end = max(_after(text, cursor, '"arguments"'), _after(text, cursor, '"parameters"'))
-    cursor = _after(text, key_end, ':') if key_end != -1 else -1
-    cursor = _skip_space(text, cursor, True) if cursor != -1 else -1
-    return cursor if cursor != -1 and text[cursor] == '{' else -1
+    found = _HERMES_ARGUMENTS.match(text, position)
+    return found.end() - 1 if found is not None else -1
 
 def _preview(pending, text:str):
     "(name, raw-arguments start, end) of the call `pending` is reading, as far as `text` goes; None when not known yet."
@@ -1166,18 +1177,32 @@ class ToolCallStreamParser:
         self._text, self._reasoning, self._tail, self._saw = [], [], '', False
         self._closed = False
         self._announced = None   # [index, name, raw argument characters sent] of a call announced before it finished
+        markers = self._scanner.markers
+        self._quiet, self._word_prefixes, self._word_hold = markers.quiet.search, markers.word_prefixes, markers.word_hold
+        self._settle()
 
     def feed(self, chunk:str, # The next piece of model text, any length
             ) -> list:
         "Consume `chunk`; return the events it completes."
+        if self._idle and chunk.__class__ is str:   # nothing pending, and the buffer is only the tail the last chunk held back
+            held = self._buffer
+            if held: chunk = held + chunk   # it may begin a marker with this chunk
+            if self._quiet(chunk) is not None: return self._marked_chunk(chunk)
+            # Most chunks: no marker, no cut one, no bracket that may start a loose call. Prose at once, but for the
+            # cut start of a letter-initial marker (`Act` of `Action:`), left to the one `str.endswith`.
+            if chunk.endswith(self._word_prefixes):
+                hold = self._word_hold(chunk, 0)
+                self._buffer, chunk = chunk[hold:], chunk[:hold]
+                if not chunk: return []
+            else: self._buffer = ''
+            self._offset += len(chunk)
+            self._text.append(chunk)
+            if not self._saw: self._notice_syntax(chunk)
+            return [TextDelta(chunk)]
         if not isinstance(chunk, str): raise TypeError(f'feed() takes str chunks, got {type(chunk).__name__}')
         if self._closed: raise RuntimeError('feed() after close(): start a new ToolCallStreamParser for a new stream')
         scanner = self._scanner
-        if (scanner.pending is None and scanner.mode is None and scanner.expect is None and scanner.after_call is None
-                and self._announced is None and len(self._buffer) - self._position <= _HELD_AT_MOST):
-            held = self._buffer[self._position:]   # the tail the last chunk held back: it may begin a marker with this one
-            return self._prose_chunk(held + chunk if held else chunk)
-        scanner.finder = None   # drop every other reference to the buffer so `+=` can grow it in place
+        scanner.finder = scanner.ahead = None   # drop every other reference to the buffer so `+=` can grow it in place
         buffer = self._buffer; self._buffer = None; buffer += chunk; self._buffer = buffer
         pending = scanner.pending
         if pending.__class__ is _Block:   # a block still open: unless one of its ends arrived, only its preview moves on
@@ -1198,29 +1223,19 @@ class ToolCallStreamParser:
                 return events
         return self._run(final=False)
 
-    def _prose_chunk(self, chunk:str) -> list:
-        "A chunk that arrives with nothing pending: when no marker starts in it, it is text at once (minus a held tail)."
+    def _marked_chunk(self, chunk:str) -> list:
+        "A chunk (the held tail first) that arrives with nothing pending and in which the quiet search found something."
         markers = self._scanner.markers
-        self._offset += self._position
-        first = markers.first_char.search(chunk) is not None
-        signed = False
-        for signature in markers.signatures:   # a letter-initial marker: its rarest two characters first
-            if signature in chunk: signed = True; break
-        if not (first or signed):   # no marker can start in it: only a cut letter-initial marker is held back
-            hold = len(chunk)
-            if chunk.endswith(markers.word_prefixes):
-                hold -= next(len(prefix) for prefix in markers.word_prefixes if chunk.endswith(prefix))
-        else:
-            found = first and markers.prose.search(chunk) is not None
-            if not found and signed:
-                for signature, literal in markers.word_signatures:
-                    if signature in chunk and literal in chunk: found = True; break
-            if found:
-                self._buffer, self._position = chunk, 0   # a marker starts in it: the scanner reads it
-                return self._run(final=False)
-            cut = markers.tail.search(chunk, max(0, len(chunk) - markers.longest))   # a cut literal is held back
-            hold = cut.start() if cut is not None else len(chunk)
-            if '{' in chunk or '[' in chunk: hold = _loose_hold(chunk, 0, hold)   # and a bracket that may start a loose call
+        found = markers.prose.search(chunk) is not None
+        if not found:
+            for literal in markers.word_literals:
+                if literal in chunk: found = True; break
+        if found:
+            self._buffer, self._position = chunk, 0   # a marker starts in it: the scanner reads it
+            return self._run(final=False)
+        cut = markers.tail.search(chunk, max(0, len(chunk) - markers.longest))   # the start of a cut one is held back
+        hold = cut.start() if cut is not None else len(chunk)
+        if '{' in chunk or '[' in chunk: hold = _loose_hold(chunk, 0, hold)   # and a bracket that may start a loose call
         self._buffer, self._position = chunk[hold:], 0
         self._offset += hold
         if not hold: return []
@@ -1232,7 +1247,7 @@ class ToolCallStreamParser:
     def close(self) -> list:
         "Signal the end of the stream: open blocks are closed and the last events returned."
         if self._closed: return []
-        self._closed = True
+        self._closed, self._idle = True, False
         return self._run(final=True)
 
     @property
@@ -1245,6 +1260,12 @@ class ToolCallStreamParser:
         events = [] if events is None else events
         buffer, position, scanner = self._buffer, self._position, self._scanner
         while True:
+            if (not final and scanner.pending is None and scanner.mode is None and scanner.expect is None
+                    and scanner.after_call is None and self._quiet(buffer, position) is None):
+                end = self._word_hold(buffer, position)   # no marker in the rest: it is text, but for a letter-initial marker's cut start
+                if end > position: self._segment('text', buffer[position:end], position, end, events)
+                position = end
+                break
             segment = scanner.step(buffer, position, final)
             if segment is None: break
             new_position, kind, payload = segment
@@ -1256,7 +1277,18 @@ class ToolCallStreamParser:
             self._buffer = None; buffer = buffer[position:]; self._buffer = buffer
             self._offset += position; scanner.shift(position); position = 0
         self._position = position
+        self._settle()
         return _merge_text(events) if len(events) > 1 and events is not _NO_EVENTS else events
+
+    def _settle(self):
+        "Whether the next chunk may take `feed`'s prose lane: nothing pending and a short held tail, alone in the buffer."
+        scanner = self._scanner
+        self._idle = idle = (scanner.pending is None and scanner.mode is None and scanner.expect is None and scanner.after_call is None
+                             and self._announced is None and not self._closed and len(self._buffer) - self._position <= _HELD_AT_MOST)
+        if idle and self._position:
+            position, self._position = self._position, 0
+            self._buffer = self._buffer[position:]
+            self._offset += position; scanner.shift(position)
 
     def _announce(self, buffer:str, events:list):
         "Announce the pending call once its name is known, then send its raw argument text as it arrives."
