@@ -20,7 +20,7 @@ def _short(value, limit:int=60) -> str:
     text = repr(value)
     return text if len(text) <= limit else text[:limit - 3] + '...'
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ToolCall:
     "One tool call found in model text."
     name: str # Canonical tool name (the allow-list's spelling when `tools` was given)
@@ -45,7 +45,7 @@ class ToolCall:
         return f'ToolCall({self.name}({arguments}), span={self.span}, format={self.format!r}{cut})'
 
 # %% ../nbs/03_parse.ipynb 15
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RejectedCall:
     "Tool-call markup that did not become a call, and why."
     name: str # The tool name as the model wrote it ('' when none could be read)
@@ -58,7 +58,7 @@ class RejectedCall:
         "Plain-JSON form of the refusal."
         return {'name': self.name, 'reason': self.reason, 'start': self.start, 'end': self.end, 'format': self.format}
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ParseResult:
     "What `parse_tool_calls` found in a text."
     calls: tuple = () # Accepted `ToolCall`s in text order
@@ -94,47 +94,47 @@ class StreamEvent:
         if 'call' in fields: fields['call'] = fields['call'].to_dict()
         return {'type': self.kind, **fields}
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TextDelta(StreamEvent):
     "Visible text, free of tool markup."
     text: str # The next piece of visible text
     kind = 'text'
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ReasoningDelta(StreamEvent):
     "Text from a think block or a reasoning channel."
     text: str # The next piece of reasoning
     kind = 'reasoning'
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CallStarted(StreamEvent):
     "A call's complete name is known."
     index: int # Position the call will have in `ParseResult.calls`
     name: str # Canonical tool name
     kind = 'call_started'
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ArgumentsDelta(StreamEvent):
     "A piece of the call's arguments, as JSON text."
     index: int # Which call
     delta: str # The next piece; the pieces of one call join into its arguments as JSON text
     kind = 'arguments_delta'
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CallFinished(StreamEvent):
     "A call is complete."
     index: int # Which call
     call: ToolCall # The finished call, as `parse_tool_calls` returns it
     kind = 'call_finished'
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CallAbandoned(StreamEvent):
     "A call announced by `CallStarted` did not complete as a call (its markup turned out not to parse)."
     index: int # The index `CallStarted` announced (the next call will reuse it)
     name: str # The name it announced
     kind = 'call_abandoned'
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CallRejected(StreamEvent):
     "Call markup was found but refused: its tool is not in the allow-list, or it did not read as a call."
     name: str # The name as the model wrote it ('' when none could be read)
@@ -308,9 +308,9 @@ def _valid_name(name, spaces:bool=True) -> bool:
     return (isinstance(name, str) and 0 < len(name) <= 256 and _BAD_NAME_CHAR.search(name) is None
             and (spaces or _SPACE_CHAR.search(name) is None))
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class _RawCall:
-    "A call as found, before the allow-list and argument decoding."
+    "A call as found, before the allow-list and argument decoding. (Not frozen: a frozen dataclass costs 5x to make, and a stream makes two per call.)"
     name: str
     arguments: Any = None
     id: str|None = None
@@ -738,7 +738,7 @@ def _identifier_end(text:str, position:int, final:bool):
     return -1 if final or position >= limit else None
 
 # %% ../nbs/03_parse.ipynb 58
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class _Family:
     "A format family: the markers that open it in prose and the function that reads from there."
     name: str
@@ -817,6 +817,7 @@ class _Markers:
         self.word_prefixes = tuple({literal[:end] for literal in self.word_literals for end in range(1, len(literal) + 1)})
         self.word_tail = re.compile(f'(?:{_trie_pattern(self.word_prefixes)})\\Z') if self.word_prefixes else None
         self.word_longest = max(map(len, self.word_literals), default=0)
+        self.words = re.compile('|'.join(map(re.escape, self.word_literals))) if self.word_literals else None
         # For `reasoning_calls=True`: the openers of families that read calls (not reasoning, hidden tokens or channels).
         call_openers = [literal for literal, family in self.by_opener.items() if literal not in self.word_literals
                         and family.name not in _NOT_CALLS and not getattr(family.open, 'hidden', False)]
@@ -927,6 +928,7 @@ def _tag_opener(reader, closers:tuple=(), preview:bool=False, block=_Block):
     return open
 
 # %% ../nbs/03_parse.ipynb 67
+_WORDS_BY_PATTERN = 4096   # up to this many characters, letter-initial markers are looked for with one pattern
 _REASONING_CLOSERS = []   # every reasoning block's closer, added by the families: `thinking=True` starts inside any of them
 _FENCE = (('```',), 'text')
 
@@ -1012,9 +1014,13 @@ class _Scanner:
         finder, markers = self.finder_for(text), self.markers
         while True:
             found, marker = finder.search(markers.prose, search)
-            for literal in markers.word_literals:
-                at = finder.find(literal, search)
+            if markers.words is not None and len(text) - search <= _WORDS_BY_PATTERN:   # a stream's buffer: one search
+                at, literal = finder.search(markers.words, search)
                 if at != -1 and (found == -1 or at < found): found, marker = at, literal
+            else:   # a long text: `str.find` skips to each word's first letter faster than a pattern stops at all of them
+                for literal in markers.word_literals:
+                    at = finder.find(literal, search)
+                    if at != -1 and (found == -1 or at < found): found, marker = at, literal
             if found == -1 or found >= limit: return (limit, 'text', text[position:limit]) if limit > position else None
             if marker == '```':   # a fenced block is an example: prose, whatever it contains
                 close = self.find(text, '```', found + 3)
@@ -1232,7 +1238,7 @@ class ToolCallStreamParser:
                 if literal in chunk: found = True; break
         if found:
             self._buffer, self._position = chunk, 0   # a marker starts in it: the scanner reads it
-            return self._run(final=False)
+            return self._run(final=False, marked=True)
         cut = markers.tail.search(chunk, max(0, len(chunk) - markers.longest))   # the start of a cut one is held back
         hold = cut.start() if cut is not None else len(chunk)
         if '{' in chunk or '[' in chunk: hold = _loose_hold(chunk, 0, hold)   # and a bracket that may start a loose call
@@ -1256,11 +1262,13 @@ class ToolCallStreamParser:
         return ParseResult(tuple(self._calls), self._saw, bool(self._found) and not self._calls, tuple(self._rejected),
                            ''.join(self._text), ''.join(self._reasoning), tuple(self._refusals))
 
-    def _run(self, final:bool, events:list|None=None) -> list:
+    def _run(self, final:bool, events:list|None=None, marked:bool=False) -> list:
+        "Scan the buffer from the current position; `marked`: the caller already knows a marker starts in it."
         events = [] if events is None else events
         buffer, position, scanner = self._buffer, self._position, self._scanner
         while True:
-            if (not final and scanner.pending is None and scanner.mode is None and scanner.expect is None
+            if marked: marked = False
+            elif (not final and scanner.pending is None and scanner.mode is None and scanner.expect is None
                     and scanner.after_call is None and self._quiet(buffer, position) is None):
                 end = self._word_hold(buffer, position)   # no marker in the rest: it is text, but for a letter-initial marker's cut start
                 if end > position: self._segment('text', buffer[position:end], position, end, events)
