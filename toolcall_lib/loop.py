@@ -395,6 +395,15 @@ def run_tools(
     return _run_sync(run_tools_async(reply, ns, provider, max_concurrency, timeout, approve, on_step))
 
 # %% ../nbs/05_loop.ipynb 51
+class _BadEvent(ValueError):
+    "A stream event the collector cannot place; `_StreamCollector` adds which event it was."
+
+def _index(holder:dict, key:str, default=None) -> int:
+    "The position `holder[key]` gives (`default` when it is missing), which must be a whole number."
+    value = holder.get(key, default)
+    if type(value) is not int or value < 0: raise _BadEvent(f'{key} must be a whole number, not {value!r}')
+    return value
+
 class _ChatChunks:
     "OpenAI Chat Completions chunks -> a `chat.completion`."
     def __init__(self): self.head, self.choices = {'object': 'chat.completion'}, {}
@@ -403,7 +412,7 @@ class _ChatChunks:
         for key in ('id', 'created', 'model', 'system_fingerprint', 'service_tier', 'usage'):
             if chunk.get(key) is not None: self.head[key] = chunk[key]
         for choice in chunk.get('choices') or []:
-            state = self.choices.setdefault(choice.get('index', 0), {'content': [], 'refusal': [], 'calls': {}, 'finish_reason': None})
+            state = self.choices.setdefault(_index(choice, 'index', 0), {'content': [], 'refusal': [], 'calls': {}, 'finish_reason': None})
             delta = choice.get('delta') or {}
             if delta.get('content'): state['content'].append(delta['content'])
             if delta.get('refusal'): state['refusal'].append(delta['refusal'])
@@ -412,8 +421,8 @@ class _ChatChunks:
 
     @staticmethod
     def _add_call(calls:dict, piece:dict):
-        "A call's first piece names it; later pieces (same `index`) add argument text."
-        call = calls.setdefault(piece.get('index', len(calls)), {'id': None, 'type': 'function', 'function': {'name': '', 'arguments': ''}})
+        "A call's first piece names it; later pieces (same `index`) add argument text. As in the SDK's own accumulator, the first piece of a new `index` opens that call."
+        call = calls.setdefault(_index(piece, 'index', len(calls)), {'id': None, 'type': 'function', 'function': {'name': '', 'arguments': ''}})
         if piece.get('id'): call['id'] = piece['id']
         function = piece.get('function') or {}
         name = function.get('name')
@@ -438,19 +447,28 @@ class _ResponsesEvents:
         if kind in ('response.created', 'response.in_progress'): self.response = event.get('response') or self.response
         elif kind in ('response.completed', 'response.incomplete', 'response.failed'): self.final = event.get('response')
         elif kind == 'error': raise ValueError(f"the Responses stream reported an error: {event.get('message') or event}")
-        elif kind in ('response.output_item.added', 'response.output_item.done'): self.items[index] = json.loads(json.dumps(event['item']))
+        elif kind in ('response.output_item.added', 'response.output_item.done'):
+            self.items[_index(event, 'output_index')] = json.loads(json.dumps(event['item']))
         elif kind == 'response.function_call_arguments.delta':
-            item = self.items[index]; item['arguments'] = item.get('arguments', '') + event.get('delta', '')
-        elif kind == 'response.function_call_arguments.done': self.items[index]['arguments'] = event['arguments']
+            item = self._item(event); item['arguments'] = item.get('arguments', '') + event.get('delta', '')
+        elif kind == 'response.function_call_arguments.done': self._item(event)['arguments'] = event['arguments']
         elif kind == 'response.content_part.added': self._part(event)
         elif kind == 'response.output_text.delta':
             part = self._part(event); part['text'] = part.get('text', '') + event.get('delta', '')
         elif kind == 'response.output_text.done': self._part(event)['text'] = event['text']
 
+    def _item(self, event:dict) -> dict:
+        "The output item `event` adds to; one no `response.output_item.added` opened is an error (as in the SDK's accumulator)."
+        index = _index(event, 'output_index')
+        if index not in self.items: raise _BadEvent(f'output item {index} was never opened by a response.output_item.added event')
+        return self.items[index]
+
     def _part(self, event:dict) -> dict:
-        content = self.items[event['output_index']].setdefault('content', [])
-        while len(content) <= event.get('content_index', 0): content.append(dict(event.get('part') or {'type': 'output_text', 'text': ''}))
-        return content[event.get('content_index', 0)]
+        "The content part `event` adds to: an open one, or the next one (text may come before its `content_part.added`)."
+        content, index = self._item(event).setdefault('content', []), _index(event, 'content_index', 0)
+        if index > len(content): raise _BadEvent(f'content part {index} of output item {event["output_index"]} was never opened (it has {len(content)})')
+        if index == len(content): content.append(dict(event.get('part') or {'type': 'output_text', 'text': ''}))
+        return content[index]
 
     def reply(self) -> dict:
         if self.final is not None and self.final.get('status') == 'failed':
@@ -466,19 +484,27 @@ class _AnthropicEvents:
         kind = event.get('type')
         if kind == 'message_start': self.message = dict(event['message'])
         elif kind == 'content_block_start':
-            self.blocks[event['index']] = block = dict(event['content_block'])
-            if 'input' in block: self.json_pieces[event['index']] = []
-        elif kind == 'content_block_delta': self._delta(self.blocks[event['index']], event['index'], event['delta'])
-        elif kind == 'content_block_stop': self._finish(event['index'])
+            index = _index(event, 'index')
+            self.blocks[index] = block = dict(event['content_block'])
+            if 'input' in block: self.json_pieces[index] = []
+        elif kind == 'content_block_delta': self._delta(self._block(event), event['index'], event['delta'])
+        elif kind == 'content_block_stop': self._block(event); self._finish(event['index'])
         elif kind == 'message_delta':
             self._started().update({key: value for key, value in (event.get('delta') or {}).items()})
             if event.get('usage'): self.message['usage'] = (self.message.get('usage') or {}) | event['usage']
         elif kind == 'error': raise ValueError(f"the Anthropic stream reported an error: {(event.get('error') or {}).get('message', event)}")
 
+    def _block(self, event:dict) -> dict:
+        "The content block `event` is about; one no `content_block_start` opened is an error (the SDK's accumulator fails on it too)."
+        index = _index(event, 'index')
+        if index not in self.blocks: raise _BadEvent(f'content block {index} was never opened by a content_block_start event')
+        return self.blocks[index]
+
     def _delta(self, block:dict, index:int, delta:dict):
         kind = delta.get('type')
         if kind == 'text_delta': block['text'] = block.get('text', '') + delta['text']
-        elif kind == 'input_json_delta': self.json_pieces.setdefault(index, []).append(delta.get('partial_json', ''))
+        elif kind == 'input_json_delta':
+            if index in self.json_pieces: self.json_pieces[index].append(delta.get('partial_json', ''))  # a block without input takes none
         elif kind == 'thinking_delta': block['thinking'] = block.get('thinking', '') + delta['thinking']
         elif kind == 'signature_delta': block['signature'] = delta['signature']
         elif kind == 'citations_delta': block.setdefault('citations', []).append(delta['citation'])
@@ -506,7 +532,7 @@ class _GeminiChunks:
     def add(self, chunk:dict):
         self.head.update({key: value for key, value in chunk.items() if key != 'candidates'})
         for candidate in chunk.get('candidates') or []:
-            index = candidate.get('index', 0)
+            index = _index(candidate, 'index', 0)
             state = self.candidates.setdefault(index, {'content': {'role': 'model', 'parts': []}, 'index': index})
             state.update({key: value for key, value in candidate.items() if key not in ('content', 'index')})
             content = candidate.get('content') or {}
@@ -544,6 +570,11 @@ class _TextChunks:
             for event in self.parser.close(): self.on_event(event)
         return ''.join(self.pieces)
 
+def _shown(event:dict) -> str:
+    "A stream event as an error message names it: its type and its first characters."
+    kind = event.get('type') or event.get('object') or 'stream'
+    return f'the {kind} event {json.dumps(event, default=repr)[:160]}'
+
 def _stream_format(event) -> str:
     "Which provider's stream `event` (the first one) belongs to."
     if isinstance(event, str): return 'text'
@@ -571,7 +602,10 @@ class _StreamCollector:
             self.provider = found
             self.collector = _TextChunks(self.on_event) if found == 'text' else _COLLECTORS[found]()
         if self.provider != 'text' and self.on_event is not None: self.on_event(event)
-        self.collector.add(event)
+        try: self.collector.add(event)
+        except _BadEvent as error: raise ValueError(f'malformed {self.provider} stream: {error}, in {_shown(event)}') from None
+        except (KeyError, IndexError, TypeError, AttributeError) as error:   # a field missing or of the wrong type
+            raise ValueError(f'malformed {self.provider} stream: {type(error).__name__} {error}, in {_shown(event)}') from None
 
     def reply(self):
         if self.collector is None: raise ValueError('the stream ended before its first event')
@@ -599,7 +633,7 @@ async def acollect_stream(
     async for event in events: collector.add(event)
     return collector.reply()
 
-# %% ../nbs/05_loop.ipynb 61
+# %% ../nbs/05_loop.ipynb 63
 _SCHEMA_FORMAT = {'openai': 'openai', 'openai-responses': 'openai-responses', 'anthropic': 'anthropic',
                   'gemini': 'gemini', 'text': 'openai'}
 
@@ -638,7 +672,7 @@ def reply_text(
     from toolcall_lib.parse import parse_tool_calls
     return parse_tool_calls(reply).text
 
-# %% ../nbs/05_loop.ipynb 64
+# %% ../nbs/05_loop.ipynb 66
 def _is_stream(reply) -> bool:
     "Is `reply` a stream of events (a generator, an SDK stream) rather than a reply?"
     if isinstance(reply, (dict, list, str, bytes)) or callable(getattr(reply, 'model_dump', None)): return False
@@ -671,7 +705,7 @@ class ReplayClient:
         if not self.replies: raise RuntimeError('ReplayClient has no recorded reply left')
         return self.replies.pop(0)
 
-# %% ../nbs/05_loop.ipynb 66
+# %% ../nbs/05_loop.ipynb 68
 _SDK_CLASSES = {'openai': (('OpenAI',), ('AsyncOpenAI',)),
                 'anthropic': (('Anthropic', 'AnthropicBedrock', 'AnthropicVertex'), ('AsyncAnthropic', 'AsyncAnthropicBedrock', 'AsyncAnthropicVertex')),
                 'google.genai.client': (('Client',), ('AsyncClient',))}
@@ -748,7 +782,7 @@ class SDKClient:
 
     def __repr__(self): return f'SDKClient({type(self.client).__name__}, model={self.model!r}, provider={self.provider!r}, stream={self.stream})'
 
-# %% ../nbs/05_loop.ipynb 68
+# %% ../nbs/05_loop.ipynb 70
 _SYSTEM_IN_MESSAGES = ('openai', 'openai-responses', 'text')
 
 class StepLimitReached(RuntimeError):
@@ -848,7 +882,7 @@ class Chat:
         "The content of every tool result sent so far, in order (text, or the provider's content blocks)."
         return _tool_results(self.messages, self.provider)
 
-# %% ../nbs/05_loop.ipynb 86
+# %% ../nbs/05_loop.ipynb 88
 class RecordingClient:
     "A model client that passes every call on to `client` and keeps the requests and replies as JSON, to save as a recording."
     def __init__(self,
