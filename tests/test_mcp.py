@@ -154,6 +154,61 @@ def test_two_tools_with_one_name_are_refused(tmp_path):
     assert done.returncode == 2 and "'get_weather'" in done.stderr and done.stderr.count('\n') == 1, done.stderr
 
 
+
+# --- one reading of a result, whichever door it leaves by ----------------------------------------------
+
+PNG = b'\x89PNG\r\n\x1a\n' + b'\0' * 20
+GIF = b'GIF89a' + b'\0' * 10
+
+def result_values() -> dict:
+    "Return values of every kind a tool may give, by name."
+    import dataclasses, enum
+    from PIL import Image as PILImage
+    from toolcall_lib.interp import Image, RunResult
+    @dataclasses.dataclass
+    class Forecast: city: str; temp: float
+    class Level(enum.Enum): high = 3
+    return {'png': PNG, 'two pictures': [PNG, GIF], 'a tuple of pictures': (GIF,), 'a PIL image': PILImage.new('RGB', (2, 2)),
+            'a sandbox image': Image('image/png', base64.b64encode(PNG).decode()),
+            'a run with a plot': RunResult(output='plotted\n', images=(Image('image/png', 'aGk=', 1, 1),)),
+            'a picture and text': [PNG, 'caption'], 'text': 'sunny', 'data': {'t': 18.5}, 'a number': 3, 'nothing': None,
+            'a dataclass': Forecast('Paris', 18.5), 'an enum': Level.high, 'bytes': b'not a picture', 'binary': b'\xff\x00'}
+
+def test_a_result_reaches_an_mcp_client_as_the_loop_sends_it():
+    "The MCP server's content blocks hold the text and pictures `result_content` gives every provider in `Chat`."
+    from toolcall_lib.loop import result_content
+    from toolcall_lib.mcp import mcp_server
+    values = result_values()
+    def returning(value):
+        def tool():
+            "Returns a value of one kind."
+            return value
+        return tool
+    tools = {f'tool_{number}': returning(value) for number, value in enumerate(values.values())}
+    async def served():
+        async with Client(mcp_server(tools)) as client:
+            return [plain(await client.call_tool(name, {})) for name in tools]
+    for (label, value), result in zip(values.items(), run(served())):
+        text, images = result_content(value)
+        content = result['content']
+        assert [block.get('text') for block in content if block['type'] == 'text'] == ([] if text is None else [text]), label
+        assert [(block['mimeType'], block['data']) for block in content if block['type'] == 'image'] == images, label
+        assert not result['isError'], label
+
+def test_a_failure_reaches_an_mcp_client_in_dispatchs_words():
+    from toolcall_lib.dispatch import call_funcs_async
+    from toolcall_lib.mcp import mcp_server
+    def fail(why: str) -> str:
+        "Always raises."
+        raise ValueError(why)
+    calls = [('fail', {'why': 'no luck'}), ('fail', {}), ('fail', {'why': 'x', 'extra': 1}), ('nope', {})]
+    async def both():
+        said = [result.error for result in await call_funcs_async(calls, [fail])]
+        async with Client(mcp_server([fail])) as client: served = [await client.call_tool(name, arguments) for name, arguments in calls]
+        return said, served
+    said, served = run(both())
+    assert all(result.is_error for result in served) and [texts(result) for result in served] == said
+
 # --- toolcall mcp python --------------------------------------------------------------------------------
 
 FIGURE = 'import matplotlib.pyplot as plt\nplt.plot([1, 2, 3])\nplt.show()'

@@ -208,10 +208,8 @@ def _carried_image(image):
     mime, data = getattr(image, 'mime', ''), getattr(image, 'data', None)
     return (mime, data) if isinstance(data, str) and str(mime).startswith('image/') else None
 
-def result_content(
-    value, # A tool's return value
-) -> tuple: # (text or None, [(mime, base64 data), ...])
-    "What a result says: its text (None for a bare picture) and the pictures in it."
+def _pictures(value) -> tuple|None:
+    "(text or None, [(mime, base64 data), ...]) when `value` is a picture, a list of them, or carries `images`; None when it holds none."
     image = _image(value)
     if image: return None, [image]
     if isinstance(value, (list, tuple)) and value:
@@ -221,7 +219,13 @@ def result_content(
     if isinstance(carried, (list, tuple)) and carried:
         images = [found for found in map(_carried_image, carried) if found]
         if images: return tool_result_text(value), images
-    return tool_result_text(value), []
+    return None
+
+def result_content(
+    value, # A tool's return value
+) -> tuple: # (text or None, [(mime, base64 data), ...])
+    "What a result says: its text (None for a bare picture) and the pictures in it."
+    return _pictures(value) or (tool_result_text(value), [])
 
 # %% ../nbs/05_loop.ipynb 32
 _IMAGE_NOTE = 'The result is an image; it follows in the next message.'
@@ -266,11 +270,12 @@ def _anthropic_results(results):
 
 def _gemini_response(result:CallResult) -> dict:
     "A Gemini functionResponse; pictures go in its `parts` (multimodal function responses), the response says they are there."
+    pictures = _pictures(result.value) if result.ok else None
     if not result.ok: response, images = {'error': result.error}, []
+    elif pictures is None: response, images = {'result': _wire_value(result.value)}, []
     else:
-        text, images = result_content(result.value)
-        response = {'result': _IMAGE_NOTE.replace('next message', 'parts of this response') if text is None
-                    else _wire_value(result.value) if not images else text}
+        text, images = pictures
+        response = {'result': _IMAGE_NOTE.replace('next message', 'parts of this response') if text is None else text}
     return {'name': result.name, 'response': response} | ({'id': result.id} if result.id else {}) | (
         {'parts': [{'inlineData': {'mimeType': mime, 'data': data}} for mime, data in images]} if images else {})
 
@@ -443,7 +448,7 @@ class _ResponsesEvents:
     def __init__(self): self.response, self.final, self.items = {'object': 'response'}, None, {}
 
     def add(self, event:dict):
-        kind, index = event.get('type', ''), event.get('output_index')
+        kind = event.get('type', '')
         if kind in ('response.created', 'response.in_progress'): self.response = event.get('response') or self.response
         elif kind in ('response.completed', 'response.incomplete', 'response.failed'): self.final = event.get('response')
         elif kind == 'error': raise ValueError(f"the Responses stream reported an error: {event.get('message') or event}")

@@ -11,12 +11,6 @@ from collections.abc import Mapping
 __all__ = ['MCP_HELP', 'MCP_DESCRIPTION', 'target_tools', 'run_mcp_command', 'add_mcp_arguments', 'add_mcp_commands']
 
 # %% ../nbs/07_mcp_cli.ipynb 10
-def _describable(func) -> bool:
-    "Can `tool_schema` describe `func`?"
-    from toolcall_lib.schema import tool_schema
-    try: tool_schema(func, 'mcp'); return True
-    except Exception: return False
-
 def target_tools(
     target:str, # A module or `.py` file, or `MODULE_OR_FILE:NAME` naming a function, list, dict, toolset class or instance
 ):
@@ -25,7 +19,7 @@ def target_tools(
     from toolcall_lib.toolset import Toolset
     module_part, colon, name = target.rpartition(':')
     if not (colon and module_part and name):
-        return {tool: func for tool, func in module_tools(load_module(target)).items() if _describable(func)}
+        return module_tools(load_module(target))  # only the functions a schema can describe
     found = load_target(target)
     if isinstance(found, type) and issubclass(found, Toolset): return found  # combine_tools makes the default instance
     if isinstance(found, (Toolset, Mapping, list, tuple)) or callable(found): return found
