@@ -82,6 +82,12 @@ def _check_format(reply, provider:str):
         raise ValueError(f'expected a reply in {provider} format, got one in {found} format: set provider={found!r} '
                          f'(toolcall run --provider {found}), or point the client at a {provider} API')
 
+def _checked_provider(reply, provider:str|None) -> str:
+    "The format of a plain `reply`: detected, or `provider` once the reply is checked to be in it."
+    if provider is None: return detect_provider(reply)
+    _check_format(reply, provider)
+    return provider
+
 # %% ../nbs/05_loop.ipynb 22
 def _openai_message(reply):
     return reply['choices'][0]['message'] if 'choices' in reply else reply
@@ -133,8 +139,10 @@ def extract_calls(
 ) -> list[PendingCall]:
     "The tool calls in `reply`, in the order the model made them (for raw text, those it finished writing)."
     reply = _as_plain(reply)
-    if provider is None: provider = detect_provider(reply)
-    else: _check_format(reply, provider)
+    return _calls_in(reply, _checked_provider(reply, provider), tool_names)
+
+def _calls_in(reply, provider:str, tool_names=None) -> list[PendingCall]:
+    "`extract_calls` for a plain reply already known to be in `provider`'s format."
     if provider == 'text': return _parse_text(reply, tool_names)[0]
     try: return _READERS[provider](reply)
     except (KeyError, IndexError, TypeError, AttributeError) as error:
@@ -172,8 +180,6 @@ def tool_result_text(
     "`value` as text for a model: strings as they are, data as JSON, other objects with their own `__str__` (or `to_text()`) through it."
     data = _wire_value(value)
     return data if isinstance(data, str) else json.dumps(data, ensure_ascii=False)
-
-def _text(result:CallResult) -> str: return tool_result_text(result.value) if result.ok else result.error
 
 # %% ../nbs/05_loop.ipynb 30
 _IMAGE_SIGNATURES = ((b'\x89PNG\r\n\x1a\n', 'image/png'), (b'\xff\xd8\xff', 'image/jpeg'), (b'GIF87a', 'image/gif'), (b'GIF89a', 'image/gif'))
@@ -283,9 +289,13 @@ def _gemini_results(results):
     parts = [{'functionResponse': _gemini_response(r)} for r in results]
     return [{'role': 'user', 'parts': parts}] if parts else []
 
-def _text_results(results):
-    return [{'role': 'tool', 'name': r.name, 'content': _text(r) if not _parts(r)[1] else
-             f'{_parts(r)[0] or ""}\n[{len(_parts(r)[1])} image(s), which this model cannot be shown]'.lstrip()} for r in results]
+def _text_result(result:CallResult) -> dict:
+    "A tool message for a model that reads text only: pictures are counted, not shown."
+    text, images = _parts(result)
+    content = text if not images else f'{text or ""}\n[{len(images)} image(s), which this model cannot be shown]'.lstrip()
+    return {'role': 'tool', 'name': result.name, 'content': content}
+
+def _text_results(results): return [_text_result(r) for r in results]
 
 _WRITERS = {'openai': _openai_results, 'openai-responses': _responses_results, 'anthropic': _anthropic_results,
             'gemini': _gemini_results, 'text': _text_results}
@@ -370,11 +380,13 @@ async def run_tools_async(
     step_number:int=1, # The `Step.number` to report
 ) -> list[dict]: # Messages to append to the conversation; empty when the reply made no calls
     "Run the tool calls in `reply` concurrently and return the tool-result messages, in the reply's own format."
-    reply, ns = _as_plain(reply), mk_ns(ns)
-    if provider is None: provider = detect_provider(reply)
-    else: _check_format(reply, provider)
+    reply = _as_plain(reply)
+    return await _run_turn(reply, mk_ns(ns), _checked_provider(reply, provider), max_concurrency, timeout, approve, on_step, step_number)
+
+async def _run_turn(reply, ns:dict, provider:str, max_concurrency:int, timeout, approve, on_step, step_number:int) -> list[dict]:
+    "`run_tools_async` for a plain reply already known to be in `provider`'s format."
     if provider == 'text': calls, refused = _text_batch(reply, ns)
-    else: calls, refused = extract_calls(reply, provider), []
+    else: calls, refused = _calls_in(reply, provider), []
     results = await _run_calls(calls, ns, max_concurrency, timeout, approve, on_step, step_number) + refused
     if on_step is not None:
         for result in results: await _maybe_await(on_step(Step('result', result, step_number)))
@@ -663,8 +675,10 @@ def reply_text(
 ) -> str:
     "The text the model wrote in `reply`, without its tool calls."
     reply = _as_plain(reply)
-    if provider is None: provider = detect_provider(reply)
-    else: _check_format(reply, provider)
+    return _text_in(reply, _checked_provider(reply, provider))
+
+def _text_in(reply, provider:str) -> str:
+    "`reply_text` for a plain reply already known to be in `provider`'s format."
     if provider == 'openai':
         message = _openai_message(reply)
         return message.get('content') or message.get('refusal') or ''   # a refusal is what the model said
@@ -869,9 +883,9 @@ class Chat:
             _check_format(reply, self.provider)
             if self.on_step is not None: await _maybe_await(self.on_step(Step('reply', reply, number)))
             self.messages.extend(_model_turn(reply, self.provider))
-            results = await run_tools_async(reply, self.ns, self.provider, self.max_concurrency, self.timeout,
-                                            self.approve, self.on_step, number)
-            if not results: return reply_text(reply, self.provider)
+            results = await _run_turn(reply, self.ns, self.provider, self.max_concurrency, self.timeout,   # checked once, above
+                                      self.approve, self.on_step, number)
+            if not results: return _text_in(reply, self.provider)
             self.messages.extend(results)
         raise StepLimitReached(f'the model was still calling tools after {self.max_steps} model calls; '
                                'call the chat again with no prompt to let it carry on')
