@@ -338,6 +338,64 @@ def test_mcp_tools_over_http_against_toolcall_serve():
     with http_server('serve', TOOLS) as url: run(check(url))
 
 
+GUARDED_SERVER = """
+import sys, uvicorn
+from toolcall_lib.mcp import current_request, mcp_server
+
+def tenant() -> str:
+    "The tenant the client said it acts for."
+    return current_request().headers.get('x-tenant', 'none')
+
+app = mcp_server([tenant]).streamable_http_app()
+
+async def guarded(scope, receive, send):
+    "Every HTTP request needs the bearer token: 401 without it."
+    if scope['type'] == 'http' and dict(scope['headers']).get(b'authorization') != b'Bearer s3cret':
+        await send({'type': 'http.response.start', 'status': 401, 'headers': [(b'content-type', b'text/plain')]})
+        await send({'type': 'http.response.body', 'body': b'missing or wrong bearer token'})
+        return
+    await app(scope, receive, send)
+
+uvicorn.run(guarded, host='127.0.0.1', port=int(sys.argv[1]), log_level='warning')
+"""
+
+@contextlib.contextmanager
+def guarded_server(tmp_path):
+    "A streamable HTTP MCP server on 127.0.0.1 that refuses every request without `Authorization: Bearer s3cret`."
+    script, port = tmp_path/'guarded.py', free_port()
+    script.write_text(GUARDED_SERVER)
+    process = subprocess.Popen([sys.executable, str(script), str(port)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            if process.poll() is not None: raise AssertionError(f'server exited: {process.communicate()}')
+            with socket.socket() as probe:
+                if probe.connect_ex(('127.0.0.1', port)) == 0: break
+            if time.monotonic() > deadline: raise AssertionError('server did not start listening')
+            time.sleep(0.1)
+        yield f'http://127.0.0.1:{port}/mcp'
+    finally:
+        process.terminate()
+        try: process.wait(timeout=10)
+        except subprocess.TimeoutExpired: process.kill(); process.wait()
+
+def test_mcp_tools_sends_headers_to_a_server_behind_a_token(tmp_path):
+    from toolcall_lib.mcp import MCPConnectionError
+    async def with_token(url):
+        async with mcp_tools(url, headers={'Authorization': 'Bearer s3cret', 'X-Tenant': 'acme'}) as tools:
+            return list(tools), await tools.call('tenant', {}), await tools.call('tenant', {})
+    async def without(url, headers):
+        try:
+            async with mcp_tools(url, headers=headers): return 'connected'
+        except MCPConnectionError as error: return str(error)
+    with guarded_server(tmp_path) as url:
+        assert run(with_token(url)) == (['tenant'], 'acme', 'acme')   # the connection, the listing and every call carry them
+        for headers in (None, {'Authorization': 'Bearer wrong'}):
+            refused = run(without(url, headers))
+            assert refused.startswith(f'could not connect to the MCP server {url}') and '401' in refused, refused
+            assert 'wrong' not in refused   # a header's value is never part of the message
+
+
 CROSS_LOOP = f"""
 import asyncio
 from toolcall_lib.mcp import mcp_tools

@@ -275,11 +275,16 @@ class MCPTools(Mapping):
         return await call_func_async(name, arguments or {}, self)
 
 # %% ../nbs/07_mcp.ipynb 60
-def _client_target(server):
-    "What `mcp.Client` connects to for `server`: a URL, a stdio transport, or the server object itself."
+def _client_target(server, headers:Mapping|None=None):
+    "What `mcp.Client` connects to for `server`: an HTTP transport sending `headers`, a stdio transport, or the server object itself."
     sdk = _sdk()
+    is_url = isinstance(server, str) and server.startswith(('http://', 'https://'))
+    if headers is not None:
+        if not is_url: raise TypeError(f'headers are sent over HTTP: pass an http(s) URL, not {_describe_server(server)}')
+        if not isinstance(headers, Mapping) or not all(isinstance(key, str) and isinstance(value, str) for key, value in headers.items()):
+            raise TypeError('headers must map header names to values, all strings: {"Authorization": "Bearer ..."}')
+    if is_url: return _HTTPTransport(server, dict(headers or {}))
     if isinstance(server, sdk.MCPServer): return server
-    if isinstance(server, str) and server.startswith(('http://', 'https://')): return server
     if not isinstance(server, sdk.StdioServerParameters):
         words = shlex.split(server) if isinstance(server, str) else list(server) if isinstance(server, (list, tuple)) else None
         if not words or not all(isinstance(word, str) for word in words):
@@ -287,6 +292,28 @@ def _client_target(server):
         server = sdk.StdioServerParameters(command=words[0], args=words[1:])
     from mcp.client.stdio import stdio_client
     return stdio_client(server, errlog=_server_log())
+
+class _HTTPTransport:
+    """The SDK's streamable HTTP transport on an HTTP client that sends `headers` with every request (set up as the SDK's own
+    `ClientSessionGroup` does); it notes the status of a refused request, which the SDK's error leaves out."""
+    def __init__(self, url:str, headers:dict): self.url, self.headers, self.refusal, self.streams = url, headers, None, None
+
+    @contextlib.asynccontextmanager
+    async def _open(self):
+        from mcp.client.streamable_http import streamable_http_client
+        from mcp.shared._httpx_utils import create_mcp_http_client  # the SDK's HTTP client, with its MCP timeouts
+        async with create_mcp_http_client(headers=self.headers) as http_client:
+            http_client.event_hooks['response'].append(self._note)
+            async with streamable_http_client(self.url, http_client=http_client) as streams: yield streams
+
+    async def _note(self, response):
+        if response.status_code >= 400: self.refusal = f'HTTP {response.status_code} {response.reason_phrase}'.strip()
+
+    async def __aenter__(self):
+        self.streams = self._open()
+        return await self.streams.__aenter__()
+
+    async def __aexit__(self, *exception): return await self.streams.__aexit__(*exception)
 
 def _server_log():
     "Where a stdio server's stderr goes: ours, or the process's own when ours has no file descriptor (a captured notebook cell)."
@@ -341,7 +368,9 @@ class _Connection:
         try: return await asyncio.wrap_future(ready)
         except Exception as error:
             await self.close()
-            raise MCPConnectionError(f'could not connect to the MCP server {self.description}: {_root_cause(error)}') from error
+            refusal = getattr(self.target, 'refusal', None)  # the HTTP status behind it, when we know it
+            raise MCPConnectionError(f'could not connect to the MCP server {self.description}: {_root_cause(error)}'
+                                     + (f' ({refusal})' if refusal else '')) from error
         except BaseException:
             await self.close()
             raise
@@ -360,10 +389,11 @@ class _Connection:
 async def mcp_tools(
     server, # `StdioServerParameters`, a command line (str or list), an http(s) URL, or an `MCPServer`
     read_timeout:float|None=None, # Seconds to wait for each call's answer (None: the SDK's default)
+    headers:Mapping|None=None, # HTTP headers sent with every request to an http(s) URL, e.g. {'Authorization': 'Bearer TOKEN'}
     **client_options, # More `mcp.Client` options (`mode='legacy'`, `client_info=`, ...)
 ):
     "Connect to an MCP server and yield its tools as an `MCPTools` namespace, closing the connection after."
-    connection = _Connection(_client_target(server), client_options, _describe_server(server))
+    connection = _Connection(_client_target(server, headers), client_options, _describe_server(server))
     client, definitions = await connection.open()
     try: yield MCPTools(client, definitions, read_timeout, loop=connection.loop)
     finally: await connection.close()
