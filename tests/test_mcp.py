@@ -128,6 +128,27 @@ def test_several_targets_toolsets_and_memory_file(tmp_path):
     run(store())
     assert run(recall()) == 'Lima'
 
+def test_memory_help_names_postgres_and_pgpassword():
+    done = toolcall('mcp', 'serve', '--help')
+    words = ' '.join(done.stdout.split())
+    assert done.returncode == 0 and '--memory PATH_OR_URL' in words and 'postgresql:// (or postgres://) URL' in words and 'set PGPASSWORD' in words, words
+
+def test_memory_in_postgres_with_the_password_from_pgpassword(postgres):
+    "What the help says: a postgresql:// URL without the password, and the password in PGPASSWORD."
+    from throwaway_postgres import PASSWORD, PASSWORD_USER
+    postgres.execute(f'CREATE DATABASE cli_memory OWNER {PASSWORD_USER}')
+    url = postgres.dsn('cli_memory', user=PASSWORD_USER)
+    assert PASSWORD not in url
+    async def store_and_recall():
+        server = StdioServerParameters(command=SCRIPT, args=['mcp', 'serve', '--memory', url], cwd=str(ROOT), env={'PGPASSWORD': PASSWORD})
+        async with Client(server) as client:
+            assert not (await client.call_tool('memory_store', {'key': 'city', 'value': 'Lima'})).is_error
+        async with Client(server) as client: return texts(await client.call_tool('memory_retrieve', {'key': 'city'}))
+    assert run(store_and_recall()) == 'Lima'
+    assert postgres.execute('SELECT value FROM toolcall_memory', database='cli_memory') == [('Lima',)]
+    refused = toolcall('mcp', 'serve', '--memory', url, env={**os.environ, 'PGPASSWORD': 'wrong'})
+    assert refused.returncode == 2 and refused.stderr.count('\n') == 1 and 'password' in refused.stderr, refused.stderr
+
 def test_toolset_class_target_keeps_state_for_the_servers_life():
     async def check():
         async with Client(stdio('serve', 'toolcall_lib.toolset:MemoryToolset')) as client:
