@@ -318,6 +318,20 @@ class Step:
 
 async def _maybe_await(value): return await value if inspect.isawaitable(value) else value
 
+def _step_subject(step:Step) -> str:
+    "What a step is about, for a message: the call's name and id."
+    name, call_id = getattr(step.data, 'name', None), getattr(step.data, 'call_id', None) or getattr(step.data, 'id', None)
+    return f' ({name}{f", call {call_id}" if call_id else ""})' if name else ''
+
+async def _report(on_step, step:Step, aftermath:str):
+    "Tell `on_step` about `step`. What it raises goes on as it is, with a note (Python 3.11+) saying where it came from and what state it left."
+    if on_step is None: return
+    try: await _maybe_await(on_step(step))
+    except Exception as error:
+        add_note = getattr(error, 'add_note', None)
+        if add_note is not None: add_note(f'raised by on_step at the {step.kind!r} step of model call {step.number}{_step_subject(step)}: {aftermath}')
+        raise
+
 def _tool_schemas(ns:dict) -> list:
     "Neutral schemas for what the parser should accept; a tool without one is still allowed by name."
     from toolcall_lib.schema import get_schema
@@ -338,8 +352,12 @@ def _text_batch(text:str, ns:dict) -> tuple:
     return calls, refused
 
 async def _decide(call:PendingCall, approve) -> CallResult|None:
-    "None when `approve` lets the call run, else the refusal the model reads."
-    verdict = True if approve is None else await _maybe_await(approve(call))
+    "None when `approve` lets the call run, else the refusal the model reads; an `approve` that raises refuses the call (it fails closed)."
+    if approve is None: return None
+    try: verdict = await _maybe_await(approve(call))
+    except Exception as error:
+        return CallResult(call.name, error=f'The call to {call.name!r} was not run: the check that approves calls failed '
+                                           f'({type(error).__name__}), so it was refused.', id=call.call_id, exception=error)
     if verdict is True or verdict and not isinstance(verdict, str): return None
     reason = verdict if isinstance(verdict, str) and verdict else f'The user did not allow this call to {call.name!r}, so it was not run.'
     return CallResult(call.name, error=reason, id=call.call_id)
@@ -362,7 +380,7 @@ async def _run_calls(calls:list, ns:dict, max_concurrency:int, timeout, approve,
     "Results for `calls` in their order: the approved ones run concurrently, the refused ones answered with the refusal."
     calls, decided = [_decoded(call) for call in calls], []
     for call in calls:
-        if on_step is not None: await _maybe_await(on_step(Step('call', call, number)))
+        await _report(on_step, Step('call', call, number), 'no tool of this reply has run, and a Chat has not recorded the reply')
         decided.append(await _decide(call if approve is None else _as_it_will_run(call, ns), approve))
     approved = [call for call, refusal in zip(calls, decided) if refusal is None]
     ran = iter(await call_funcs_async([(c.call_id, c.name, c.arguments) for c in approved], ns,
@@ -375,22 +393,26 @@ async def run_tools_async(
     provider:str|None=None, # The reply's wire format (default: detected; if given, a reply in another format is an error)
     max_concurrency:int=8, # How many tool calls may run at once
     timeout:float|None=None, # Seconds each tool call may take (None: no limit)
-    approve:Callable|None=None, # Called with each `PendingCall`, its arguments as they will run, before it runs: True runs it, False or a reason (str) refuses it
-    on_step:Callable|None=None, # Called with a `Step` for each call and each result
+    approve:Callable|None=None, # Called with each `PendingCall`, its arguments as they will run, before it runs: True runs it, False or a reason (str) refuses it, and so does raising
+    on_step:Callable|None=None, # Called with a `Step` for each call and each result; what it raises propagates
     step_number:int=1, # The `Step.number` to report
 ) -> list[dict]: # Messages to append to the conversation; empty when the reply made no calls
     "Run the tool calls in `reply` concurrently and return the tool-result messages, in the reply's own format."
     reply = _as_plain(reply)
-    return await _run_turn(reply, mk_ns(ns), _checked_provider(reply, provider), max_concurrency, timeout, approve, on_step, step_number)
+    results, messages = await _run_turn(reply, mk_ns(ns), _checked_provider(reply, provider), max_concurrency, timeout,
+                                        approve, on_step, step_number)
+    await _report_results(on_step, results, step_number, 'every call of this reply has run')
+    return messages
 
-async def _run_turn(reply, ns:dict, provider:str, max_concurrency:int, timeout, approve, on_step, step_number:int) -> list[dict]:
-    "`run_tools_async` for a plain reply already known to be in `provider`'s format."
+async def _run_turn(reply, ns:dict, provider:str, max_concurrency:int, timeout, approve, on_step, step_number:int) -> tuple:
+    "(results, their messages) of a plain reply already known to be in `provider`'s format; the 'result' steps are the caller's to report."
     if provider == 'text': calls, refused = _text_batch(reply, ns)
     else: calls, refused = _calls_in(reply, provider), []
     results = await _run_calls(calls, ns, max_concurrency, timeout, approve, on_step, step_number) + refused
-    if on_step is not None:
-        for result in results: await _maybe_await(on_step(Step('result', result, step_number)))
-    return result_messages(results, provider)
+    return results, result_messages(results, provider)
+
+async def _report_results(on_step, results:list, step_number:int, aftermath:str):
+    for result in results: await _report(on_step, Step('result', result, step_number), aftermath)
 
 # %% ../nbs/05_loop.ipynb 39
 def _run_sync(coroutine):
@@ -405,13 +427,13 @@ def run_tools(
     provider:str|None=None, # The reply's wire format (default: detected; if given, a reply in another format is an error)
     max_concurrency:int=8, # How many tool calls may run at once
     timeout:float|None=None, # Seconds each tool call may take (None: no limit)
-    approve:Callable|None=None, # Called with each `PendingCall`, its arguments as they will run, before it runs: True runs it, False or a reason (str) refuses it
-    on_step:Callable|None=None, # Called with a `Step` for each call and each result
+    approve:Callable|None=None, # Called with each `PendingCall`, its arguments as they will run, before it runs: True runs it, False or a reason (str) refuses it, and so does raising
+    on_step:Callable|None=None, # Called with a `Step` for each call and each result; what it raises propagates
 ) -> list[dict]: # Messages to append to the conversation; empty when the reply made no calls
     "Run the tool calls in `reply` and return the tool-result messages, in the reply's own format."
     return _run_sync(run_tools_async(reply, ns, provider, max_concurrency, timeout, approve, on_step))
 
-# %% ../nbs/05_loop.ipynb 51
+# %% ../nbs/05_loop.ipynb 53
 class _BadEvent(ValueError):
     "A stream event the collector cannot place; `_StreamCollector` adds which event it was."
 
@@ -650,7 +672,7 @@ async def acollect_stream(
     async for event in events: collector.add(event)
     return collector.reply()
 
-# %% ../nbs/05_loop.ipynb 63
+# %% ../nbs/05_loop.ipynb 65
 _SCHEMA_FORMAT = {'openai': 'openai', 'openai-responses': 'openai-responses', 'anthropic': 'anthropic',
                   'gemini': 'gemini', 'text': 'openai'}
 
@@ -691,7 +713,7 @@ def _text_in(reply, provider:str) -> str:
     from toolcall_lib.parse import parse_tool_calls
     return parse_tool_calls(reply).text
 
-# %% ../nbs/05_loop.ipynb 66
+# %% ../nbs/05_loop.ipynb 68
 def _is_stream(reply) -> bool:
     "Is `reply` a stream of events (a generator, an SDK stream) rather than a reply?"
     if isinstance(reply, (dict, list, str, bytes)) or callable(getattr(reply, 'model_dump', None)): return False
@@ -724,7 +746,7 @@ class ReplayClient:
         if not self.replies: raise RuntimeError('ReplayClient has no recorded reply left')
         return self.replies.pop(0)
 
-# %% ../nbs/05_loop.ipynb 68
+# %% ../nbs/05_loop.ipynb 70
 _SDK_CLASSES = {'openai': (('OpenAI',), ('AsyncOpenAI',)),
                 'anthropic': (('Anthropic', 'AnthropicBedrock', 'AnthropicVertex'), ('AsyncAnthropic', 'AsyncAnthropicBedrock', 'AsyncAnthropicVertex')),
                 'google.genai.client': (('Client',), ('AsyncClient',))}
@@ -801,7 +823,7 @@ class SDKClient:
 
     def __repr__(self): return f'SDKClient({type(self.client).__name__}, model={self.model!r}, provider={self.provider!r}, stream={self.stream})'
 
-# %% ../nbs/05_loop.ipynb 70
+# %% ../nbs/05_loop.ipynb 72
 _SYSTEM_IN_MESSAGES = ('openai', 'openai-responses', 'text')
 
 class StepLimitReached(RuntimeError):
@@ -837,8 +859,8 @@ class Chat:
                  max_concurrency:int=8, # How many tool calls of one turn may run at once
                  timeout:float|None=None, # Seconds each tool call may take
                  system:str|None=None, # System prompt: the first message for OpenAI and text, `system=` beside the messages for Anthropic and Gemini
-                 on_step:Callable|None=None, # Called with a `Step` for every reply, call and result (sync or async)
-                 approve:Callable|None=None, # Called with each `PendingCall`, its arguments as they will run, before it runs: True runs it, False or a reason (str) refuses it (sync or async)
+                 on_step:Callable|None=None, # Called with a `Step` for every reply, call and result (sync or async); what it raises stops the chat, which stays consistent
+                 approve:Callable|None=None, # Called with each `PendingCall`, its arguments as they will run, before it runs: True runs it, False or a reason (str) refuses it, and so does raising (sync or async)
                  **request_options, # SDK clients: more arguments for the create method, e.g. temperature=0, max_tokens=1024
                 ):
         if provider == 'openai-responses' and api is None and sdk_provider(client) is not None: api = 'responses'
@@ -881,12 +903,13 @@ class Chat:
         for number in range(1, self.max_steps + 1):
             self.last_reply = reply = await self._ask()
             _check_format(reply, self.provider)
-            if self.on_step is not None: await _maybe_await(self.on_step(Step('reply', reply, number)))
-            self.messages.extend(_model_turn(reply, self.provider))
-            results = await _run_turn(reply, self.ns, self.provider, self.max_concurrency, self.timeout,   # checked once, above
-                                      self.approve, self.on_step, number)
+            await _report(self.on_step, Step('reply', reply, number), 'the chat has not recorded this reply; call it again with no prompt to ask anew')
+            results, messages = await _run_turn(reply, self.ns, self.provider, self.max_concurrency, self.timeout,   # checked once, above
+                                                self.approve, self.on_step, number)
+            self.messages.extend(_model_turn(reply, self.provider) + messages)   # the reply and its results, or neither
+            await _report_results(self.on_step, results, number, 'the tools ran and the chat has recorded their results; '
+                                                                 'call it again with no prompt to carry on')
             if not results: return _text_in(reply, self.provider)
-            self.messages.extend(results)
         raise StepLimitReached(f'the model was still calling tools after {self.max_steps} model calls; '
                                'call the chat again with no prompt to let it carry on')
 
@@ -901,7 +924,7 @@ class Chat:
         "The content of every tool result sent so far, in order (text, or the provider's content blocks)."
         return _tool_results(self.messages, self.provider)
 
-# %% ../nbs/05_loop.ipynb 88
+# %% ../nbs/05_loop.ipynb 93
 class RecordingClient:
     "A model client that passes every call on to `client` and keeps the requests and replies as JSON, to save as a recording."
     def __init__(self,
