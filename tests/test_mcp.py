@@ -128,6 +128,27 @@ def test_several_targets_toolsets_and_memory_file(tmp_path):
     run(store())
     assert run(recall()) == 'Lima'
 
+def test_memory_help_names_postgres_and_pgpassword():
+    done = toolcall('mcp', 'serve', '--help')
+    words = ' '.join(done.stdout.split())
+    assert done.returncode == 0 and '--memory PATH_OR_URL' in words and 'postgresql:// (or postgres://) URL' in words and 'set PGPASSWORD' in words, words
+
+def test_memory_in_postgres_with_the_password_from_pgpassword(postgres):
+    "What the help says: a postgresql:// URL without the password, and the password in PGPASSWORD."
+    from throwaway_postgres import PASSWORD, PASSWORD_USER
+    postgres.execute(f'CREATE DATABASE cli_memory OWNER {PASSWORD_USER}')
+    url = postgres.dsn('cli_memory', user=PASSWORD_USER)
+    assert PASSWORD not in url
+    async def store_and_recall():
+        server = StdioServerParameters(command=SCRIPT, args=['mcp', 'serve', '--memory', url], cwd=str(ROOT), env={'PGPASSWORD': PASSWORD})
+        async with Client(server) as client:
+            assert not (await client.call_tool('memory_store', {'key': 'city', 'value': 'Lima'})).is_error
+        async with Client(server) as client: return texts(await client.call_tool('memory_retrieve', {'key': 'city'}))
+    assert run(store_and_recall()) == 'Lima'
+    assert postgres.execute('SELECT value FROM toolcall_memory', database='cli_memory') == [('Lima',)]
+    refused = toolcall('mcp', 'serve', '--memory', url, env={**os.environ, 'PGPASSWORD': 'wrong'})
+    assert refused.returncode == 2 and refused.stderr.count('\n') == 1 and 'password' in refused.stderr, refused.stderr
+
 def test_toolset_class_target_keeps_state_for_the_servers_life():
     async def check():
         async with Client(stdio('serve', 'toolcall_lib.toolset:MemoryToolset')) as client:
@@ -153,6 +174,61 @@ def test_two_tools_with_one_name_are_refused(tmp_path):
     done = toolcall('mcp', 'serve', TOOLS, str(other))
     assert done.returncode == 2 and "'get_weather'" in done.stderr and done.stderr.count('\n') == 1, done.stderr
 
+
+
+# --- one reading of a result, whichever door it leaves by ----------------------------------------------
+
+PNG = b'\x89PNG\r\n\x1a\n' + b'\0' * 20
+GIF = b'GIF89a' + b'\0' * 10
+
+def result_values() -> dict:
+    "Return values of every kind a tool may give, by name."
+    import dataclasses, enum
+    from PIL import Image as PILImage
+    from toolcall_lib.interp import Image, RunResult
+    @dataclasses.dataclass
+    class Forecast: city: str; temp: float
+    class Level(enum.Enum): high = 3
+    return {'png': PNG, 'two pictures': [PNG, GIF], 'a tuple of pictures': (GIF,), 'a PIL image': PILImage.new('RGB', (2, 2)),
+            'a sandbox image': Image('image/png', base64.b64encode(PNG).decode()),
+            'a run with a plot': RunResult(output='plotted\n', images=(Image('image/png', 'aGk=', 1, 1),)),
+            'a picture and text': [PNG, 'caption'], 'text': 'sunny', 'data': {'t': 18.5}, 'a number': 3, 'nothing': None,
+            'a dataclass': Forecast('Paris', 18.5), 'an enum': Level.high, 'bytes': b'not a picture', 'binary': b'\xff\x00'}
+
+def test_a_result_reaches_an_mcp_client_as_the_loop_sends_it():
+    "The MCP server's content blocks hold the text and pictures `result_content` gives every provider in `Chat`."
+    from toolcall_lib.loop import result_content
+    from toolcall_lib.mcp import mcp_server
+    values = result_values()
+    def returning(value):
+        def tool():
+            "Returns a value of one kind."
+            return value
+        return tool
+    tools = {f'tool_{number}': returning(value) for number, value in enumerate(values.values())}
+    async def served():
+        async with Client(mcp_server(tools)) as client:
+            return [plain(await client.call_tool(name, {})) for name in tools]
+    for (label, value), result in zip(values.items(), run(served())):
+        text, images = result_content(value)
+        content = result['content']
+        assert [block.get('text') for block in content if block['type'] == 'text'] == ([] if text is None else [text]), label
+        assert [(block['mimeType'], block['data']) for block in content if block['type'] == 'image'] == images, label
+        assert not result['isError'], label
+
+def test_a_failure_reaches_an_mcp_client_in_dispatchs_words():
+    from toolcall_lib.dispatch import call_funcs_async
+    from toolcall_lib.mcp import mcp_server
+    def fail(why: str) -> str:
+        "Always raises."
+        raise ValueError(why)
+    calls = [('fail', {'why': 'no luck'}), ('fail', {}), ('fail', {'why': 'x', 'extra': 1}), ('nope', {})]
+    async def both():
+        said = [result.error for result in await call_funcs_async(calls, [fail])]
+        async with Client(mcp_server([fail])) as client: served = [await client.call_tool(name, arguments) for name, arguments in calls]
+        return said, served
+    said, served = run(both())
+    assert all(result.is_error for result in served) and [texts(result) for result in served] == said
 
 # --- toolcall mcp python --------------------------------------------------------------------------------
 
@@ -281,6 +357,64 @@ def test_mcp_tools_over_http_against_toolcall_serve():
                 weather_tools.get_weather('Tokyo', units=weather_tools.Units.fahrenheit)
             assert tools.schemas('mcp') == [tool_schema(getattr(weather_tools, name), 'mcp') for name in weather_tools.__all__]
     with http_server('serve', TOOLS) as url: run(check(url))
+
+
+GUARDED_SERVER = """
+import sys, uvicorn
+from toolcall_lib.mcp import current_request, mcp_server
+
+def tenant() -> str:
+    "The tenant the client said it acts for."
+    return current_request().headers.get('x-tenant', 'none')
+
+app = mcp_server([tenant]).streamable_http_app()
+
+async def guarded(scope, receive, send):
+    "Every HTTP request needs the bearer token: 401 without it."
+    if scope['type'] == 'http' and dict(scope['headers']).get(b'authorization') != b'Bearer s3cret':
+        await send({'type': 'http.response.start', 'status': 401, 'headers': [(b'content-type', b'text/plain')]})
+        await send({'type': 'http.response.body', 'body': b'missing or wrong bearer token'})
+        return
+    await app(scope, receive, send)
+
+uvicorn.run(guarded, host='127.0.0.1', port=int(sys.argv[1]), log_level='warning')
+"""
+
+@contextlib.contextmanager
+def guarded_server(tmp_path):
+    "A streamable HTTP MCP server on 127.0.0.1 that refuses every request without `Authorization: Bearer s3cret`."
+    script, port = tmp_path/'guarded.py', free_port()
+    script.write_text(GUARDED_SERVER)
+    process = subprocess.Popen([sys.executable, str(script), str(port)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            if process.poll() is not None: raise AssertionError(f'server exited: {process.communicate()}')
+            with socket.socket() as probe:
+                if probe.connect_ex(('127.0.0.1', port)) == 0: break
+            if time.monotonic() > deadline: raise AssertionError('server did not start listening')
+            time.sleep(0.1)
+        yield f'http://127.0.0.1:{port}/mcp'
+    finally:
+        process.terminate()
+        try: process.wait(timeout=10)
+        except subprocess.TimeoutExpired: process.kill(); process.wait()
+
+def test_mcp_tools_sends_headers_to_a_server_behind_a_token(tmp_path):
+    from toolcall_lib.mcp import MCPConnectionError
+    async def with_token(url):
+        async with mcp_tools(url, headers={'Authorization': 'Bearer s3cret', 'X-Tenant': 'acme'}) as tools:
+            return list(tools), await tools.call('tenant', {}), await tools.call('tenant', {})
+    async def without(url, headers):
+        try:
+            async with mcp_tools(url, headers=headers): return 'connected'
+        except MCPConnectionError as error: return str(error)
+    with guarded_server(tmp_path) as url:
+        assert run(with_token(url)) == (['tenant'], 'acme', 'acme')   # the connection, the listing and every call carry them
+        for headers in (None, {'Authorization': 'Bearer wrong'}):
+            refused = run(without(url, headers))
+            assert refused.startswith(f'could not connect to the MCP server {url}') and '401' in refused, refused
+            assert 'wrong' not in refused   # a header's value is never part of the message
 
 
 CROSS_LOOP = f"""

@@ -82,6 +82,12 @@ def _check_format(reply, provider:str):
         raise ValueError(f'expected a reply in {provider} format, got one in {found} format: set provider={found!r} '
                          f'(toolcall run --provider {found}), or point the client at a {provider} API')
 
+def _checked_provider(reply, provider:str|None) -> str:
+    "The format of a plain `reply`: detected, or `provider` once the reply is checked to be in it."
+    if provider is None: return detect_provider(reply)
+    _check_format(reply, provider)
+    return provider
+
 # %% ../nbs/05_loop.ipynb 22
 def _openai_message(reply):
     return reply['choices'][0]['message'] if 'choices' in reply else reply
@@ -133,8 +139,10 @@ def extract_calls(
 ) -> list[PendingCall]:
     "The tool calls in `reply`, in the order the model made them (for raw text, those it finished writing)."
     reply = _as_plain(reply)
-    if provider is None: provider = detect_provider(reply)
-    else: _check_format(reply, provider)
+    return _calls_in(reply, _checked_provider(reply, provider), tool_names)
+
+def _calls_in(reply, provider:str, tool_names=None) -> list[PendingCall]:
+    "`extract_calls` for a plain reply already known to be in `provider`'s format."
     if provider == 'text': return _parse_text(reply, tool_names)[0]
     try: return _READERS[provider](reply)
     except (KeyError, IndexError, TypeError, AttributeError) as error:
@@ -173,8 +181,6 @@ def tool_result_text(
     data = _wire_value(value)
     return data if isinstance(data, str) else json.dumps(data, ensure_ascii=False)
 
-def _text(result:CallResult) -> str: return tool_result_text(result.value) if result.ok else result.error
-
 # %% ../nbs/05_loop.ipynb 30
 _IMAGE_SIGNATURES = ((b'\x89PNG\r\n\x1a\n', 'image/png'), (b'\xff\xd8\xff', 'image/jpeg'), (b'GIF87a', 'image/gif'), (b'GIF89a', 'image/gif'))
 
@@ -208,10 +214,8 @@ def _carried_image(image):
     mime, data = getattr(image, 'mime', ''), getattr(image, 'data', None)
     return (mime, data) if isinstance(data, str) and str(mime).startswith('image/') else None
 
-def result_content(
-    value, # A tool's return value
-) -> tuple: # (text or None, [(mime, base64 data), ...])
-    "What a result says: its text (None for a bare picture) and the pictures in it."
+def _pictures(value) -> tuple|None:
+    "(text or None, [(mime, base64 data), ...]) when `value` is a picture, a list of them, or carries `images`; None when it holds none."
     image = _image(value)
     if image: return None, [image]
     if isinstance(value, (list, tuple)) and value:
@@ -221,7 +225,13 @@ def result_content(
     if isinstance(carried, (list, tuple)) and carried:
         images = [found for found in map(_carried_image, carried) if found]
         if images: return tool_result_text(value), images
-    return tool_result_text(value), []
+    return None
+
+def result_content(
+    value, # A tool's return value
+) -> tuple: # (text or None, [(mime, base64 data), ...])
+    "What a result says: its text (None for a bare picture) and the pictures in it."
+    return _pictures(value) or (tool_result_text(value), [])
 
 # %% ../nbs/05_loop.ipynb 32
 _IMAGE_NOTE = 'The result is an image; it follows in the next message.'
@@ -266,11 +276,12 @@ def _anthropic_results(results):
 
 def _gemini_response(result:CallResult) -> dict:
     "A Gemini functionResponse; pictures go in its `parts` (multimodal function responses), the response says they are there."
+    pictures = _pictures(result.value) if result.ok else None
     if not result.ok: response, images = {'error': result.error}, []
+    elif pictures is None: response, images = {'result': _wire_value(result.value)}, []
     else:
-        text, images = result_content(result.value)
-        response = {'result': _IMAGE_NOTE.replace('next message', 'parts of this response') if text is None
-                    else _wire_value(result.value) if not images else text}
+        text, images = pictures
+        response = {'result': _IMAGE_NOTE.replace('next message', 'parts of this response') if text is None else text}
     return {'name': result.name, 'response': response} | ({'id': result.id} if result.id else {}) | (
         {'parts': [{'inlineData': {'mimeType': mime, 'data': data}} for mime, data in images]} if images else {})
 
@@ -278,9 +289,13 @@ def _gemini_results(results):
     parts = [{'functionResponse': _gemini_response(r)} for r in results]
     return [{'role': 'user', 'parts': parts}] if parts else []
 
-def _text_results(results):
-    return [{'role': 'tool', 'name': r.name, 'content': _text(r) if not _parts(r)[1] else
-             f'{_parts(r)[0] or ""}\n[{len(_parts(r)[1])} image(s), which this model cannot be shown]'.lstrip()} for r in results]
+def _text_result(result:CallResult) -> dict:
+    "A tool message for a model that reads text only: pictures are counted, not shown."
+    text, images = _parts(result)
+    content = text if not images else f'{text or ""}\n[{len(images)} image(s), which this model cannot be shown]'.lstrip()
+    return {'role': 'tool', 'name': result.name, 'content': content}
+
+def _text_results(results): return [_text_result(r) for r in results]
 
 _WRITERS = {'openai': _openai_results, 'openai-responses': _responses_results, 'anthropic': _anthropic_results,
             'gemini': _gemini_results, 'text': _text_results}
@@ -303,6 +318,20 @@ class Step:
 
 async def _maybe_await(value): return await value if inspect.isawaitable(value) else value
 
+def _step_subject(step:Step) -> str:
+    "What a step is about, for a message: the call's name and id."
+    name, call_id = getattr(step.data, 'name', None), getattr(step.data, 'call_id', None) or getattr(step.data, 'id', None)
+    return f' ({name}{f", call {call_id}" if call_id else ""})' if name else ''
+
+async def _report(on_step, step:Step, aftermath:str):
+    "Tell `on_step` about `step`. What it raises goes on as it is, with a note (Python 3.11+) saying where it came from and what state it left."
+    if on_step is None: return
+    try: await _maybe_await(on_step(step))
+    except Exception as error:
+        add_note = getattr(error, 'add_note', None)
+        if add_note is not None: add_note(f'raised by on_step at the {step.kind!r} step of model call {step.number}{_step_subject(step)}: {aftermath}')
+        raise
+
 def _tool_schemas(ns:dict) -> list:
     "Neutral schemas for what the parser should accept; a tool without one is still allowed by name."
     from toolcall_lib.schema import get_schema
@@ -323,8 +352,12 @@ def _text_batch(text:str, ns:dict) -> tuple:
     return calls, refused
 
 async def _decide(call:PendingCall, approve) -> CallResult|None:
-    "None when `approve` lets the call run, else the refusal the model reads."
-    verdict = True if approve is None else await _maybe_await(approve(call))
+    "None when `approve` lets the call run, else the refusal the model reads; an `approve` that raises refuses the call (it fails closed)."
+    if approve is None: return None
+    try: verdict = await _maybe_await(approve(call))
+    except Exception as error:
+        return CallResult(call.name, error=f'The call to {call.name!r} was not run: the check that approves calls failed '
+                                           f'({type(error).__name__}), so it was refused.', id=call.call_id, exception=error)
     if verdict is True or verdict and not isinstance(verdict, str): return None
     reason = verdict if isinstance(verdict, str) and verdict else f'The user did not allow this call to {call.name!r}, so it was not run.'
     return CallResult(call.name, error=reason, id=call.call_id)
@@ -347,7 +380,7 @@ async def _run_calls(calls:list, ns:dict, max_concurrency:int, timeout, approve,
     "Results for `calls` in their order: the approved ones run concurrently, the refused ones answered with the refusal."
     calls, decided = [_decoded(call) for call in calls], []
     for call in calls:
-        if on_step is not None: await _maybe_await(on_step(Step('call', call, number)))
+        await _report(on_step, Step('call', call, number), 'no tool of this reply has run, and a Chat has not recorded the reply')
         decided.append(await _decide(call if approve is None else _as_it_will_run(call, ns), approve))
     approved = [call for call, refusal in zip(calls, decided) if refusal is None]
     ran = iter(await call_funcs_async([(c.call_id, c.name, c.arguments) for c in approved], ns,
@@ -360,20 +393,26 @@ async def run_tools_async(
     provider:str|None=None, # The reply's wire format (default: detected; if given, a reply in another format is an error)
     max_concurrency:int=8, # How many tool calls may run at once
     timeout:float|None=None, # Seconds each tool call may take (None: no limit)
-    approve:Callable|None=None, # Called with each `PendingCall`, its arguments as they will run, before it runs: True runs it, False or a reason (str) refuses it
-    on_step:Callable|None=None, # Called with a `Step` for each call and each result
+    approve:Callable|None=None, # Called with each `PendingCall`, its arguments as they will run, before it runs: True runs it, False or a reason (str) refuses it, and so does raising
+    on_step:Callable|None=None, # Called with a `Step` for each call and each result; what it raises propagates
     step_number:int=1, # The `Step.number` to report
 ) -> list[dict]: # Messages to append to the conversation; empty when the reply made no calls
     "Run the tool calls in `reply` concurrently and return the tool-result messages, in the reply's own format."
-    reply, ns = _as_plain(reply), mk_ns(ns)
-    if provider is None: provider = detect_provider(reply)
-    else: _check_format(reply, provider)
+    reply = _as_plain(reply)
+    results, messages = await _run_turn(reply, mk_ns(ns), _checked_provider(reply, provider), max_concurrency, timeout,
+                                        approve, on_step, step_number)
+    await _report_results(on_step, results, step_number, 'every call of this reply has run')
+    return messages
+
+async def _run_turn(reply, ns:dict, provider:str, max_concurrency:int, timeout, approve, on_step, step_number:int) -> tuple:
+    "(results, their messages) of a plain reply already known to be in `provider`'s format; the 'result' steps are the caller's to report."
     if provider == 'text': calls, refused = _text_batch(reply, ns)
-    else: calls, refused = extract_calls(reply, provider), []
+    else: calls, refused = _calls_in(reply, provider), []
     results = await _run_calls(calls, ns, max_concurrency, timeout, approve, on_step, step_number) + refused
-    if on_step is not None:
-        for result in results: await _maybe_await(on_step(Step('result', result, step_number)))
-    return result_messages(results, provider)
+    return results, result_messages(results, provider)
+
+async def _report_results(on_step, results:list, step_number:int, aftermath:str):
+    for result in results: await _report(on_step, Step('result', result, step_number), aftermath)
 
 # %% ../nbs/05_loop.ipynb 39
 def _run_sync(coroutine):
@@ -388,13 +427,22 @@ def run_tools(
     provider:str|None=None, # The reply's wire format (default: detected; if given, a reply in another format is an error)
     max_concurrency:int=8, # How many tool calls may run at once
     timeout:float|None=None, # Seconds each tool call may take (None: no limit)
-    approve:Callable|None=None, # Called with each `PendingCall`, its arguments as they will run, before it runs: True runs it, False or a reason (str) refuses it
-    on_step:Callable|None=None, # Called with a `Step` for each call and each result
+    approve:Callable|None=None, # Called with each `PendingCall`, its arguments as they will run, before it runs: True runs it, False or a reason (str) refuses it, and so does raising
+    on_step:Callable|None=None, # Called with a `Step` for each call and each result; what it raises propagates
 ) -> list[dict]: # Messages to append to the conversation; empty when the reply made no calls
     "Run the tool calls in `reply` and return the tool-result messages, in the reply's own format."
     return _run_sync(run_tools_async(reply, ns, provider, max_concurrency, timeout, approve, on_step))
 
-# %% ../nbs/05_loop.ipynb 51
+# %% ../nbs/05_loop.ipynb 53
+class _BadEvent(ValueError):
+    "A stream event the collector cannot place; `_StreamCollector` adds which event it was."
+
+def _index(holder:dict, key:str, default=None) -> int:
+    "The position `holder[key]` gives (`default` when it is missing), which must be a whole number."
+    value = holder.get(key, default)
+    if type(value) is not int or value < 0: raise _BadEvent(f'{key} must be a whole number, not {value!r}')
+    return value
+
 class _ChatChunks:
     "OpenAI Chat Completions chunks -> a `chat.completion`."
     def __init__(self): self.head, self.choices = {'object': 'chat.completion'}, {}
@@ -403,7 +451,7 @@ class _ChatChunks:
         for key in ('id', 'created', 'model', 'system_fingerprint', 'service_tier', 'usage'):
             if chunk.get(key) is not None: self.head[key] = chunk[key]
         for choice in chunk.get('choices') or []:
-            state = self.choices.setdefault(choice.get('index', 0), {'content': [], 'refusal': [], 'calls': {}, 'finish_reason': None})
+            state = self.choices.setdefault(_index(choice, 'index', 0), {'content': [], 'refusal': [], 'calls': {}, 'finish_reason': None})
             delta = choice.get('delta') or {}
             if delta.get('content'): state['content'].append(delta['content'])
             if delta.get('refusal'): state['refusal'].append(delta['refusal'])
@@ -412,8 +460,8 @@ class _ChatChunks:
 
     @staticmethod
     def _add_call(calls:dict, piece:dict):
-        "A call's first piece names it; later pieces (same `index`) add argument text."
-        call = calls.setdefault(piece.get('index', len(calls)), {'id': None, 'type': 'function', 'function': {'name': '', 'arguments': ''}})
+        "A call's first piece names it; later pieces (same `index`) add argument text. As in the SDK's own accumulator, the first piece of a new `index` opens that call."
+        call = calls.setdefault(_index(piece, 'index', len(calls)), {'id': None, 'type': 'function', 'function': {'name': '', 'arguments': ''}})
         if piece.get('id'): call['id'] = piece['id']
         function = piece.get('function') or {}
         name = function.get('name')
@@ -434,23 +482,32 @@ class _ResponsesEvents:
     def __init__(self): self.response, self.final, self.items = {'object': 'response'}, None, {}
 
     def add(self, event:dict):
-        kind, index = event.get('type', ''), event.get('output_index')
+        kind = event.get('type', '')
         if kind in ('response.created', 'response.in_progress'): self.response = event.get('response') or self.response
         elif kind in ('response.completed', 'response.incomplete', 'response.failed'): self.final = event.get('response')
         elif kind == 'error': raise ValueError(f"the Responses stream reported an error: {event.get('message') or event}")
-        elif kind in ('response.output_item.added', 'response.output_item.done'): self.items[index] = json.loads(json.dumps(event['item']))
+        elif kind in ('response.output_item.added', 'response.output_item.done'):
+            self.items[_index(event, 'output_index')] = json.loads(json.dumps(event['item']))
         elif kind == 'response.function_call_arguments.delta':
-            item = self.items[index]; item['arguments'] = item.get('arguments', '') + event.get('delta', '')
-        elif kind == 'response.function_call_arguments.done': self.items[index]['arguments'] = event['arguments']
+            item = self._item(event); item['arguments'] = item.get('arguments', '') + event.get('delta', '')
+        elif kind == 'response.function_call_arguments.done': self._item(event)['arguments'] = event['arguments']
         elif kind == 'response.content_part.added': self._part(event)
         elif kind == 'response.output_text.delta':
             part = self._part(event); part['text'] = part.get('text', '') + event.get('delta', '')
         elif kind == 'response.output_text.done': self._part(event)['text'] = event['text']
 
+    def _item(self, event:dict) -> dict:
+        "The output item `event` adds to; one no `response.output_item.added` opened is an error (as in the SDK's accumulator)."
+        index = _index(event, 'output_index')
+        if index not in self.items: raise _BadEvent(f'output item {index} was never opened by a response.output_item.added event')
+        return self.items[index]
+
     def _part(self, event:dict) -> dict:
-        content = self.items[event['output_index']].setdefault('content', [])
-        while len(content) <= event.get('content_index', 0): content.append(dict(event.get('part') or {'type': 'output_text', 'text': ''}))
-        return content[event.get('content_index', 0)]
+        "The content part `event` adds to: an open one, or the next one (text may come before its `content_part.added`)."
+        content, index = self._item(event).setdefault('content', []), _index(event, 'content_index', 0)
+        if index > len(content): raise _BadEvent(f'content part {index} of output item {event["output_index"]} was never opened (it has {len(content)})')
+        if index == len(content): content.append(dict(event.get('part') or {'type': 'output_text', 'text': ''}))
+        return content[index]
 
     def reply(self) -> dict:
         if self.final is not None and self.final.get('status') == 'failed':
@@ -466,19 +523,27 @@ class _AnthropicEvents:
         kind = event.get('type')
         if kind == 'message_start': self.message = dict(event['message'])
         elif kind == 'content_block_start':
-            self.blocks[event['index']] = block = dict(event['content_block'])
-            if 'input' in block: self.json_pieces[event['index']] = []
-        elif kind == 'content_block_delta': self._delta(self.blocks[event['index']], event['index'], event['delta'])
-        elif kind == 'content_block_stop': self._finish(event['index'])
+            index = _index(event, 'index')
+            self.blocks[index] = block = dict(event['content_block'])
+            if 'input' in block: self.json_pieces[index] = []
+        elif kind == 'content_block_delta': self._delta(self._block(event), event['index'], event['delta'])
+        elif kind == 'content_block_stop': self._block(event); self._finish(event['index'])
         elif kind == 'message_delta':
             self._started().update({key: value for key, value in (event.get('delta') or {}).items()})
             if event.get('usage'): self.message['usage'] = (self.message.get('usage') or {}) | event['usage']
         elif kind == 'error': raise ValueError(f"the Anthropic stream reported an error: {(event.get('error') or {}).get('message', event)}")
 
+    def _block(self, event:dict) -> dict:
+        "The content block `event` is about; one no `content_block_start` opened is an error (the SDK's accumulator fails on it too)."
+        index = _index(event, 'index')
+        if index not in self.blocks: raise _BadEvent(f'content block {index} was never opened by a content_block_start event')
+        return self.blocks[index]
+
     def _delta(self, block:dict, index:int, delta:dict):
         kind = delta.get('type')
         if kind == 'text_delta': block['text'] = block.get('text', '') + delta['text']
-        elif kind == 'input_json_delta': self.json_pieces.setdefault(index, []).append(delta.get('partial_json', ''))
+        elif kind == 'input_json_delta':
+            if index in self.json_pieces: self.json_pieces[index].append(delta.get('partial_json', ''))  # a block without input takes none
         elif kind == 'thinking_delta': block['thinking'] = block.get('thinking', '') + delta['thinking']
         elif kind == 'signature_delta': block['signature'] = delta['signature']
         elif kind == 'citations_delta': block.setdefault('citations', []).append(delta['citation'])
@@ -506,7 +571,7 @@ class _GeminiChunks:
     def add(self, chunk:dict):
         self.head.update({key: value for key, value in chunk.items() if key != 'candidates'})
         for candidate in chunk.get('candidates') or []:
-            index = candidate.get('index', 0)
+            index = _index(candidate, 'index', 0)
             state = self.candidates.setdefault(index, {'content': {'role': 'model', 'parts': []}, 'index': index})
             state.update({key: value for key, value in candidate.items() if key not in ('content', 'index')})
             content = candidate.get('content') or {}
@@ -544,6 +609,11 @@ class _TextChunks:
             for event in self.parser.close(): self.on_event(event)
         return ''.join(self.pieces)
 
+def _shown(event:dict) -> str:
+    "A stream event as an error message names it: its type and its first characters."
+    kind = event.get('type') or event.get('object') or 'stream'
+    return f'the {kind} event {json.dumps(event, default=repr)[:160]}'
+
 def _stream_format(event) -> str:
     "Which provider's stream `event` (the first one) belongs to."
     if isinstance(event, str): return 'text'
@@ -571,7 +641,10 @@ class _StreamCollector:
             self.provider = found
             self.collector = _TextChunks(self.on_event) if found == 'text' else _COLLECTORS[found]()
         if self.provider != 'text' and self.on_event is not None: self.on_event(event)
-        self.collector.add(event)
+        try: self.collector.add(event)
+        except _BadEvent as error: raise ValueError(f'malformed {self.provider} stream: {error}, in {_shown(event)}') from None
+        except (KeyError, IndexError, TypeError, AttributeError) as error:   # a field missing or of the wrong type
+            raise ValueError(f'malformed {self.provider} stream: {type(error).__name__} {error}, in {_shown(event)}') from None
 
     def reply(self):
         if self.collector is None: raise ValueError('the stream ended before its first event')
@@ -599,7 +672,7 @@ async def acollect_stream(
     async for event in events: collector.add(event)
     return collector.reply()
 
-# %% ../nbs/05_loop.ipynb 61
+# %% ../nbs/05_loop.ipynb 65
 _SCHEMA_FORMAT = {'openai': 'openai', 'openai-responses': 'openai-responses', 'anthropic': 'anthropic',
                   'gemini': 'gemini', 'text': 'openai'}
 
@@ -624,8 +697,10 @@ def reply_text(
 ) -> str:
     "The text the model wrote in `reply`, without its tool calls."
     reply = _as_plain(reply)
-    if provider is None: provider = detect_provider(reply)
-    else: _check_format(reply, provider)
+    return _text_in(reply, _checked_provider(reply, provider))
+
+def _text_in(reply, provider:str) -> str:
+    "`reply_text` for a plain reply already known to be in `provider`'s format."
     if provider == 'openai':
         message = _openai_message(reply)
         return message.get('content') or message.get('refusal') or ''   # a refusal is what the model said
@@ -638,7 +713,7 @@ def reply_text(
     from toolcall_lib.parse import parse_tool_calls
     return parse_tool_calls(reply).text
 
-# %% ../nbs/05_loop.ipynb 64
+# %% ../nbs/05_loop.ipynb 68
 def _is_stream(reply) -> bool:
     "Is `reply` a stream of events (a generator, an SDK stream) rather than a reply?"
     if isinstance(reply, (dict, list, str, bytes)) or callable(getattr(reply, 'model_dump', None)): return False
@@ -671,7 +746,7 @@ class ReplayClient:
         if not self.replies: raise RuntimeError('ReplayClient has no recorded reply left')
         return self.replies.pop(0)
 
-# %% ../nbs/05_loop.ipynb 66
+# %% ../nbs/05_loop.ipynb 70
 _SDK_CLASSES = {'openai': (('OpenAI',), ('AsyncOpenAI',)),
                 'anthropic': (('Anthropic', 'AnthropicBedrock', 'AnthropicVertex'), ('AsyncAnthropic', 'AsyncAnthropicBedrock', 'AsyncAnthropicVertex')),
                 'google.genai.client': (('Client',), ('AsyncClient',))}
@@ -748,7 +823,7 @@ class SDKClient:
 
     def __repr__(self): return f'SDKClient({type(self.client).__name__}, model={self.model!r}, provider={self.provider!r}, stream={self.stream})'
 
-# %% ../nbs/05_loop.ipynb 68
+# %% ../nbs/05_loop.ipynb 72
 _SYSTEM_IN_MESSAGES = ('openai', 'openai-responses', 'text')
 
 class StepLimitReached(RuntimeError):
@@ -784,8 +859,8 @@ class Chat:
                  max_concurrency:int=8, # How many tool calls of one turn may run at once
                  timeout:float|None=None, # Seconds each tool call may take
                  system:str|None=None, # System prompt: the first message for OpenAI and text, `system=` beside the messages for Anthropic and Gemini
-                 on_step:Callable|None=None, # Called with a `Step` for every reply, call and result (sync or async)
-                 approve:Callable|None=None, # Called with each `PendingCall`, its arguments as they will run, before it runs: True runs it, False or a reason (str) refuses it (sync or async)
+                 on_step:Callable|None=None, # Called with a `Step` for every reply, call and result (sync or async); what it raises stops the chat, which stays consistent
+                 approve:Callable|None=None, # Called with each `PendingCall`, its arguments as they will run, before it runs: True runs it, False or a reason (str) refuses it, and so does raising (sync or async)
                  **request_options, # SDK clients: more arguments for the create method, e.g. temperature=0, max_tokens=1024
                 ):
         if provider == 'openai-responses' and api is None and sdk_provider(client) is not None: api = 'responses'
@@ -828,12 +903,13 @@ class Chat:
         for number in range(1, self.max_steps + 1):
             self.last_reply = reply = await self._ask()
             _check_format(reply, self.provider)
-            if self.on_step is not None: await _maybe_await(self.on_step(Step('reply', reply, number)))
-            self.messages.extend(_model_turn(reply, self.provider))
-            results = await run_tools_async(reply, self.ns, self.provider, self.max_concurrency, self.timeout,
-                                            self.approve, self.on_step, number)
-            if not results: return reply_text(reply, self.provider)
-            self.messages.extend(results)
+            await _report(self.on_step, Step('reply', reply, number), 'the chat has not recorded this reply; call it again with no prompt to ask anew')
+            results, messages = await _run_turn(reply, self.ns, self.provider, self.max_concurrency, self.timeout,   # checked once, above
+                                                self.approve, self.on_step, number)
+            self.messages.extend(_model_turn(reply, self.provider) + messages)   # the reply and its results, or neither
+            await _report_results(self.on_step, results, number, 'the tools ran and the chat has recorded their results; '
+                                                                 'call it again with no prompt to carry on')
+            if not results: return _text_in(reply, self.provider)
         raise StepLimitReached(f'the model was still calling tools after {self.max_steps} model calls; '
                                'call the chat again with no prompt to let it carry on')
 
@@ -848,7 +924,7 @@ class Chat:
         "The content of every tool result sent so far, in order (text, or the provider's content blocks)."
         return _tool_results(self.messages, self.provider)
 
-# %% ../nbs/05_loop.ipynb 86
+# %% ../nbs/05_loop.ipynb 93
 class RecordingClient:
     "A model client that passes every call on to `client` and keeps the requests and replies as JSON, to save as a recording."
     def __init__(self,

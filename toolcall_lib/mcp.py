@@ -4,11 +4,9 @@
 
 # %% ../nbs/07_mcp.ipynb 3
 from __future__ import annotations
-import asyncio, base64, collections, concurrent.futures, contextlib, contextvars, dataclasses, functools, json, secrets, shlex, sys, threading, time, types
+import asyncio, concurrent.futures, contextlib, contextvars, dataclasses, functools, json, secrets, shlex, sys, threading, types
 from collections.abc import Mapping
-from pydantic import BaseModel
-from pydantic_core import to_jsonable_python
-from .dispatch import ToolCallError, call_func_async, mk_tool
+from .dispatch import ToolCallError, call_func_async, call_funcs_async, mk_tool
 from .interp import Image, SandboxPool
 from .schema import render_schema, tool_schema
 
@@ -39,79 +37,38 @@ def _sdk() -> types.SimpleNamespace:
                                  StdioServerParameters=mcp.StdioServerParameters, MCPError=mcp.MCPError)
 
 # %% ../nbs/07_mcp.ipynb 13
-_IMAGE_MAGIC = ((b'\x89PNG\r\n\x1a\n', 'image/png'), (b'\xff\xd8\xff', 'image/jpeg'), (b'GIF87a', 'image/gif'), (b'GIF89a', 'image/gif'))
-
-def _image_mime(data:bytes) -> str|None:
-    "The MIME type of image bytes, from their first bytes (None when they are not an image we know)."
-    for magic, mime in _IMAGE_MAGIC:
-        if data.startswith(magic): return mime
-    return 'image/webp' if data[:4] == b'RIFF' and data[8:12] == b'WEBP' else None
-
-def _png_of(value) -> bytes|None:
-    "PNG bytes of a PIL image or a matplotlib figure (None for anything else), found by module so neither library is imported here."
-    import io
-    module = type(value).__module__
-    buffer = io.BytesIO()
-    if module.startswith('PIL.') and callable(getattr(value, 'save', None)): value.save(buffer, format='PNG')
-    elif module.startswith('matplotlib.') and callable(getattr(value, 'savefig', None)): value.savefig(buffer, format='png')
-    else: return None
-    return buffer.getvalue()
-
-def _as_image(value) -> Image|None:
-    "`value` as an `Image` when it is one, image bytes, a PIL image or a matplotlib figure."
-    if isinstance(value, Image): return value
-    if not isinstance(value, (bytes, bytearray, memoryview)): value = _png_of(value)
-    if value is not None and (mime := _image_mime(bytes(value[:16]))):
-        return Image(mime, base64.b64encode(bytes(value)).decode('ascii'))
-    return None
-
-_MISSING = object()
-
-def _structured(value):
-    "The JSON data of a structured value, or `_MISSING` when the value is text."
-    if isinstance(value, str) or value is None: return _MISSING
-    from toolcall_lib.loop import _jsonable  # bytes as UTF-8 text when they are, else base64, as in every other result
-    if isinstance(value, (dict, list, tuple, int, float, bool, BaseModel)): return _jsonable(value)
-    if callable(getattr(value, 'to_text', None)) or type(value).__str__ is not object.__str__: return _MISSING  # text of its own
-    return _jsonable(value)
-
-# %% ../nbs/07_mcp.ipynb 14
 def call_result(
     value, # What a tool returned
     is_error:bool=False, # Report it as a failed call (`isError`)?
 ):
     "The MCP `CallToolResult` for a tool's return value: text, JSON text plus `structuredContent`, or image content."
-    from toolcall_lib.loop import tool_result_text
+    from toolcall_lib.loop import _pictures, _wire_value  # the loop's own reading, so both doors send the same content
     mcp_types = _sdk().types
-    if (image := _as_image(value)) is not None:
-        return mcp_types.CallToolResult(content=[mcp_types.ImageContent(data=image.data, mime_type=image.mime)], is_error=is_error)
-    data = _structured(value)
-    if data is _MISSING:
-        images = [image for image in getattr(value, 'images', None) or () if isinstance(image, Image)]
-        text = value if isinstance(value, str) else tool_result_text(value)
-        content = [mcp_types.TextContent(text=text)] + [mcp_types.ImageContent(data=i.data, mime_type=i.mime) for i in images]
+    if (pictures := _pictures(value)) is not None:
+        text, images = pictures
+        content = [mcp_types.TextContent(text=text)] if text is not None else []
+        content += [mcp_types.ImageContent(data=data, mime_type=mime) for mime, data in images]
         return mcp_types.CallToolResult(content=content, is_error=is_error)
+    data = _wire_value(value)
+    if value is None or isinstance(data, str):
+        return mcp_types.CallToolResult(content=[mcp_types.TextContent(text=data if isinstance(data, str) else 'null')], is_error=is_error)
     return mcp_types.CallToolResult(content=[mcp_types.TextContent(text=json.dumps(data, ensure_ascii=False))],
                                     structured_content=data if isinstance(data, dict) else {'result': data}, is_error=is_error)
 
-# %% ../nbs/07_mcp.ipynb 22
+# %% ../nbs/07_mcp.ipynb 21
 _request = contextvars.ContextVar('toolcall_mcp_request', default=None)
 
 def current_request():
     "The SDK's `Context` of the MCP call being served (None outside one): its `headers`, `session`, `request_id`, ..."
     return _request.get()
 
-def _failure_text(name:str, error:Exception) -> str:
-    "A failed call's message for the model, as `call_funcs_async` writes it."
-    return str(error) if isinstance(error, ToolCallError) else f'Error in tool {name!r}: {type(error).__name__}: {error}'
-
-# %% ../nbs/07_mcp.ipynb 23
+# %% ../nbs/07_mcp.ipynb 22
 @functools.lru_cache(maxsize=1)
 def _server_class():
     "`MCPServer` with toolcall_lib tools served beside the SDK's own tool manager (a class made on first use: the SDK is optional)."
     sdk = _sdk()
     class ToolcallServer(sdk.MCPServer):
-        "An `MCPServer` whose tools are plain Python functions and toolsets, described by `tool_schema` and called through `call_func_async`."
+        "An `MCPServer` whose tools are plain Python functions and toolsets, described by `tool_schema` and called through `call_funcs_async`."
         def __init__(self, tools:dict, *, timeout:float|None=None, **options):
             super().__init__(**options)
             self.toolcall_tools, self.toolcall_timeout = tools, timeout
@@ -125,26 +82,25 @@ def _server_class():
             if name not in self.toolcall_tools and any(tool.name == name for tool in await super().list_tools()):
                 return await super().call_tool(name, arguments, context)  # a tool added the SDK's way
             token = _request.set(context)
-            try: value = await call_func_async(name, arguments or {}, self.toolcall_tools, timeout=self.toolcall_timeout)
-            except Exception as error: return call_result(_failure_text(name, error), is_error=True)
+            try: [result] = await call_funcs_async([(name, arguments or {})], self.toolcall_tools, timeout=self.toolcall_timeout)
             finally: _request.reset(token)
-            return call_result(value)
+            return call_result(result.value) if result.ok else call_result(result.error, is_error=True)  # dispatch's words for a failure
     return ToolcallServer
 
-# %% ../nbs/07_mcp.ipynb 24
+# %% ../nbs/07_mcp.ipynb 23
 def mcp_server(
     tools, # Functions, toolsets (instances or classes), or a dict of name -> callable: what `mk_ns` and `combine_tools` take
     name:str|None=None, # The server's name, shown by clients (default: 'toolcall')
     timeout:float|None=None, # Seconds each tool call may take (None: no limit)
     **options, # More `MCPServer` options: `instructions=`, `version=`, `log_level=`, ...
 ):
-    "An `MCPServer` (the official SDK's) serving `tools` with their `tool_schema` definitions and `call_func_async` dispatch."
+    "An `MCPServer` (the official SDK's) serving `tools` with their `tool_schema` definitions and `call_funcs_async` dispatch."
     from toolcall_lib.toolset import combine_tools
     namespace = combine_tools(tools) if not isinstance(tools, Mapping) else dict(tools)
     options.setdefault('log_level', 'WARNING')
     return _server_class()(namespace, timeout=timeout, name=name or 'toolcall', **options)
 
-# %% ../nbs/07_mcp.ipynb 38
+# %% ../nbs/07_mcp.ipynb 37
 TRANSPORTS = ('stdio', 'http')
 
 def serve(
@@ -162,7 +118,7 @@ def serve(
     if transport == 'stdio': server.run('stdio')
     else: server.run('streamable-http', host=host, port=port, streamable_http_path='/mcp')
 
-# %% ../nbs/07_mcp.ipynb 45
+# %% ../nbs/07_mcp.ipynb 44
 class UnknownSessionError(ToolCallError, LookupError):
     "A `session` handle that names no live sandbox."
 
@@ -187,7 +143,7 @@ def _session_key(pool:SandboxPool, handle:str|None, session_handles:bool) -> tup
     handle = secrets.token_urlsafe(16)
     return f'handle:{handle}', handle
 
-# %% ../nbs/07_mcp.ipynb 46
+# %% ../nbs/07_mcp.ipynb 45
 def python_server(
     name:str='python', # The server's name, shown by clients
     timeout:float=30, # Default seconds a cell may run
@@ -226,7 +182,7 @@ def python_server(
     server.sandbox_pool, server.session_handles = pool, session_handles
     return server
 
-# %% ../nbs/07_mcp.ipynb 48
+# %% ../nbs/07_mcp.ipynb 47
 def _with_session(reference, session_handles:bool, description:str, timeout:float|None=None):
     "`reference`'s signature with the server's default `timeout`, plus an optional `session` string parameter when `session_handles`."
     import inspect
@@ -239,7 +195,7 @@ def _with_session(reference, session_handles:bool, description:str, timeout:floa
     session = inspect.Parameter('session', inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None, annotation=Annotated[str|None, description])
     return signature.replace(parameters=[*signature.parameters.values(), session])
 
-# %% ../nbs/07_mcp.ipynb 59
+# %% ../nbs/07_mcp.ipynb 58
 class MCPToolError(ToolCallError):
     "An MCP server reported a failed tool call; the message is the server's."
 
@@ -279,7 +235,7 @@ def _result_value(name:str, result, output_schema=None):
     if structured is None: return text
     return structured['result'] if _wraps_result(name, structured, texts, output_schema) else structured
 
-# %% ../nbs/07_mcp.ipynb 60
+# %% ../nbs/07_mcp.ipynb 59
 class MCPTools(Mapping):
     "The tools of a connected MCP server: tool name -> async function, typed by the server's own definitions."
     def __init__(self,
@@ -318,12 +274,17 @@ class MCPTools(Mapping):
         "Call one of the server's tools as a model would, through `call_func_async`."
         return await call_func_async(name, arguments or {}, self)
 
-# %% ../nbs/07_mcp.ipynb 61
-def _client_target(server):
-    "What `mcp.Client` connects to for `server`: a URL, a stdio transport, or the server object itself."
+# %% ../nbs/07_mcp.ipynb 60
+def _client_target(server, headers:Mapping|None=None):
+    "What `mcp.Client` connects to for `server`: an HTTP transport sending `headers`, a stdio transport, or the server object itself."
     sdk = _sdk()
+    is_url = isinstance(server, str) and server.startswith(('http://', 'https://'))
+    if headers is not None:
+        if not is_url: raise TypeError(f'headers are sent over HTTP: pass an http(s) URL, not {_describe_server(server)}')
+        if not isinstance(headers, Mapping) or not all(isinstance(key, str) and isinstance(value, str) for key, value in headers.items()):
+            raise TypeError('headers must map header names to values, all strings: {"Authorization": "Bearer ..."}')
+    if is_url: return _HTTPTransport(server, dict(headers or {}))
     if isinstance(server, sdk.MCPServer): return server
-    if isinstance(server, str) and server.startswith(('http://', 'https://')): return server
     if not isinstance(server, sdk.StdioServerParameters):
         words = shlex.split(server) if isinstance(server, str) else list(server) if isinstance(server, (list, tuple)) else None
         if not words or not all(isinstance(word, str) for word in words):
@@ -331,6 +292,28 @@ def _client_target(server):
         server = sdk.StdioServerParameters(command=words[0], args=words[1:])
     from mcp.client.stdio import stdio_client
     return stdio_client(server, errlog=_server_log())
+
+class _HTTPTransport:
+    """The SDK's streamable HTTP transport on an HTTP client that sends `headers` with every request (set up as the SDK's own
+    `ClientSessionGroup` does); it notes the status of a refused request, which the SDK's error leaves out."""
+    def __init__(self, url:str, headers:dict): self.url, self.headers, self.refusal, self.streams = url, headers, None, None
+
+    @contextlib.asynccontextmanager
+    async def _open(self):
+        from mcp.client.streamable_http import streamable_http_client
+        from mcp.shared._httpx_utils import create_mcp_http_client  # the SDK's HTTP client, with its MCP timeouts
+        async with create_mcp_http_client(headers=self.headers) as http_client:
+            http_client.event_hooks['response'].append(self._note)
+            async with streamable_http_client(self.url, http_client=http_client) as streams: yield streams
+
+    async def _note(self, response):
+        if response.status_code >= 400: self.refusal = f'HTTP {response.status_code} {response.reason_phrase}'.strip()
+
+    async def __aenter__(self):
+        self.streams = self._open()
+        return await self.streams.__aenter__()
+
+    async def __aexit__(self, *exception): return await self.streams.__aexit__(*exception)
 
 def _server_log():
     "Where a stdio server's stderr goes: ours, or the process's own when ours has no file descriptor (a captured notebook cell)."
@@ -385,7 +368,9 @@ class _Connection:
         try: return await asyncio.wrap_future(ready)
         except Exception as error:
             await self.close()
-            raise MCPConnectionError(f'could not connect to the MCP server {self.description}: {_root_cause(error)}') from error
+            refusal = getattr(self.target, 'refusal', None)  # the HTTP status behind it, when we know it
+            raise MCPConnectionError(f'could not connect to the MCP server {self.description}: {_root_cause(error)}'
+                                     + (f' ({refusal})' if refusal else '')) from error
         except BaseException:
             await self.close()
             raise
@@ -404,10 +389,11 @@ class _Connection:
 async def mcp_tools(
     server, # `StdioServerParameters`, a command line (str or list), an http(s) URL, or an `MCPServer`
     read_timeout:float|None=None, # Seconds to wait for each call's answer (None: the SDK's default)
+    headers:Mapping|None=None, # HTTP headers sent with every request to an http(s) URL, e.g. {'Authorization': 'Bearer TOKEN'}
     **client_options, # More `mcp.Client` options (`mode='legacy'`, `client_info=`, ...)
 ):
     "Connect to an MCP server and yield its tools as an `MCPTools` namespace, closing the connection after."
-    connection = _Connection(_client_target(server), client_options, _describe_server(server))
+    connection = _Connection(_client_target(server, headers), client_options, _describe_server(server))
     client, definitions = await connection.open()
     try: yield MCPTools(client, definitions, read_timeout, loop=connection.loop)
     finally: await connection.close()

@@ -11,12 +11,6 @@ from collections.abc import Mapping
 __all__ = ['MCP_HELP', 'MCP_DESCRIPTION', 'target_tools', 'run_mcp_command', 'add_mcp_arguments', 'add_mcp_commands']
 
 # %% ../nbs/07_mcp_cli.ipynb 10
-def _describable(func) -> bool:
-    "Can `tool_schema` describe `func`?"
-    from toolcall_lib.schema import tool_schema
-    try: tool_schema(func, 'mcp'); return True
-    except Exception: return False
-
 def target_tools(
     target:str, # A module or `.py` file, or `MODULE_OR_FILE:NAME` naming a function, list, dict, toolset class or instance
 ):
@@ -25,7 +19,7 @@ def target_tools(
     from toolcall_lib.toolset import Toolset
     module_part, colon, name = target.rpartition(':')
     if not (colon and module_part and name):
-        return {tool: func for tool, func in module_tools(load_module(target)).items() if _describable(func)}
+        return module_tools(load_module(target))  # only the functions a schema can describe
     found = load_target(target)
     if isinstance(found, type) and issubclass(found, Toolset): return found  # combine_tools makes the default instance
     if isinstance(found, (Toolset, Mapping, list, tuple)) or callable(found): return found
@@ -63,7 +57,7 @@ def _serve_command(args) -> int:
     from toolcall_lib.toolset import MemoryToolset, combine_tools
     sources = [target_tools(target) for target in args.targets]
     if args.memory: sources.append(MemoryToolset(args.memory))
-    if not sources: raise CliError('name at least one TARGET to serve (or --memory PATH)')
+    if not sources: raise CliError('name at least one TARGET to serve (or --memory PATH_OR_URL)')
     try: tools = combine_tools(*sources)
     except Exception as error: raise CliError(str(error)) from None
     if not tools: raise CliError(f'no tools found in {", ".join(args.targets)}')
@@ -104,7 +98,9 @@ def add_mcp_arguments(
                                   description='Serve tools over MCP: stdio by default, streamable HTTP at http://HOST:PORT/mcp with --http.')
     serve_parser.add_argument('targets', nargs='*', metavar='TARGET',
                               help='a module or .py file, or MODULE_OR_FILE:NAME naming a function, list, dict or toolset')
-    serve_parser.add_argument('--memory', metavar='PATH', help='also serve a MemoryToolset kept in this SQLite file')
+    serve_parser.add_argument('--memory', metavar='PATH_OR_URL',
+                              help='also serve a MemoryToolset kept in this SQLite file, or in PostgreSQL at a postgresql:// (or postgres://) '
+                                   'URL; leave the password out of the URL (the process list shows it) and set PGPASSWORD instead')
     serve_parser.add_argument('--timeout', type=float, help='seconds each tool call may take')
     python_parser = sub.add_parser('python', help='serve a sandboxed python interpreter (one session per client)',
                                    description='Serve the sandboxed python tool and a reset tool over MCP, one sandbox per client.')
