@@ -416,6 +416,14 @@ def test_mcp_tools_sends_headers_to_a_server_behind_a_token(tmp_path):
             assert refused.startswith(f'could not connect to the MCP server {url}') and '401' in refused, refused
             assert 'wrong' not in refused   # a header's value is never part of the message
 
+def test_mcp_tools_headers_without_the_sdks_private_helper(tmp_path, monkeypatch):
+    "The HTTP client comes from a private module of the SDK; if a release moves it, the plain client still sends the headers."
+    monkeypatch.setitem(sys.modules, 'mcp.shared._httpx_utils', None)   # `from ... import` now raises ImportError
+    async def with_token(url):
+        async with mcp_tools(url, headers={'Authorization': 'Bearer s3cret', 'X-Tenant': 'acme'}) as tools:
+            return await tools.call('tenant', {})
+    with guarded_server(tmp_path) as url: assert run(with_token(url)) == 'acme'
+
 
 CROSS_LOOP = f"""
 import asyncio

@@ -293,6 +293,11 @@ def _client_target(server, headers:Mapping|None=None):
     from mcp.client.stdio import stdio_client
     return stdio_client(server, errlog=_server_log())
 
+def _plain_http_client(headers:dict):
+    "The HTTP client the SDK's transport takes (httpx2), as the SDK's own helper makes it (30 s timeouts, 5 min to read a stream), for when a release moves that private helper."
+    import httpx2
+    return httpx2.AsyncClient(headers=headers, timeout=httpx2.Timeout(30, read=300))
+
 class _HTTPTransport:
     """The SDK's streamable HTTP transport on an HTTP client that sends `headers` with every request (set up as the SDK's own
     `ClientSessionGroup` does); it notes the status of a refused request, which the SDK's error leaves out."""
@@ -301,7 +306,8 @@ class _HTTPTransport:
     @contextlib.asynccontextmanager
     async def _open(self):
         from mcp.client.streamable_http import streamable_http_client
-        from mcp.shared._httpx_utils import create_mcp_http_client  # the SDK's HTTP client, with its MCP timeouts
+        try: from mcp.shared._httpx_utils import create_mcp_http_client  # the SDK's HTTP client, with its MCP timeouts
+        except ImportError: create_mcp_http_client = _plain_http_client   # a private module: if a release moves it, a plain client
         async with create_mcp_http_client(headers=self.headers) as http_client:
             http_client.event_hooks['response'].append(self._note)
             async with streamable_http_client(self.url, http_client=http_client) as streams: yield streams
