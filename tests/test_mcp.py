@@ -128,6 +128,15 @@ def test_several_targets_toolsets_and_memory_file(tmp_path):
     run(store())
     assert run(recall()) == 'Lima'
 
+def test_memory_file_of_a_newer_layout_is_a_one_line_error(tmp_path):
+    "A memory file written by a newer toolcall_lib: the server does not start, and says why in one line (no traceback)."
+    import sqlite3
+    newer = tmp_path/'newer.db'
+    with contextlib.closing(sqlite3.connect(newer)) as connection: connection.execute('PRAGMA user_version=99'); connection.commit()
+    done = toolcall('mcp', 'serve', '--memory', str(newer))
+    assert done.returncode == 2 and 'Traceback' not in done.stderr, done.stderr
+    assert done.stderr.strip() == f'toolcall mcp: error: --memory: {newer} was written by a newer toolcall_lib (memory layout 99); upgrade toolcall_lib to open it'
+
 def test_memory_help_names_postgres_and_pgpassword():
     done = toolcall('mcp', 'serve', '--help')
     words = ' '.join(done.stdout.split())

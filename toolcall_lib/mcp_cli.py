@@ -54,9 +54,11 @@ def _run_server(server, http:str|None):
 def _serve_command(args) -> int:
     from toolcall_lib.cli import CliError
     from toolcall_lib.mcp import mcp_server
-    from toolcall_lib.toolset import MemoryToolset, combine_tools
+    from toolcall_lib.toolset import MemoryToolset, ToolsetError, combine_tools
     sources = [target_tools(target) for target in args.targets]
-    if args.memory: sources.append(MemoryToolset(args.memory))
+    if args.memory:
+        try: sources.append(MemoryToolset(args.memory))
+        except ToolsetError as error: raise CliError(f'--memory: {error}') from None   # a newer layout, a table not ours: one line
     if not sources: raise CliError('name at least one TARGET to serve (or --memory PATH_OR_URL)')
     try: tools = combine_tools(*sources)
     except Exception as error: raise CliError(str(error)) from None
