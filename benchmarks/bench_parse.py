@@ -140,7 +140,11 @@ HOSTILE = [('unclosed <tool_call> tags', '<tool_call>', 'hermes'),
            ('MiniMax M3 elements', ']<]minimax[>[<tool_call>]<]minimax[>[<invoke name="a">]<]minimax[>[<x>', 'minimax-m3'),
            ('Muse Glimmer channels', ' to=a<|message|><atem:function_calls><atem:invoke name="a"><atem:parameter name="x">', 'muse'),
            ('Gemma 4 strings', '<|tool_call>call:a{x:<|"|>', 'gemma4'),
-           ('Gemma 4 nesting', '<|tool_call>call:a{x:{y:[{z:', 'gemma4')]
+           ('Gemma 4 nesting', '<|tool_call>call:a{x:{y:[{z:', 'gemma4'),
+           # the formats of the serving engines (issue 12)
+           ('FunctionGemma strings', '<start_function_call>call:a{x:<escape>', None),
+           ('unclosed LongCat calls', '<longcat_tool_call>{"name": "a", "arguments": {"x": ', None),
+           ('CWM tool blocks', '<tool: a>\n{"x": ', None)]
 
 def cases():
     "(name, small and large inputs, payload for json.loads of each, goal, tools, SGLang parser name) per benchmark case."

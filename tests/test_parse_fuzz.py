@@ -35,7 +35,10 @@ FRAGMENTS = ['<tool_call>', '</tool_call>', '<tool_calls>', '</tool_calls>', '<f
              '<|open|>think<|sep|>', '<|close|>response<|sep|>', '<param name="x">', '</param>', '&lt;', ']<]minimax[>[',
              ']<]minimax[>[<tool_call>', ']<]minimax[>[<invoke name="a">', '<item>', '</item>', ' to=a<|message|>', ' to=user<|message|>',
              '<atem:function_calls>', '<atem:invoke name="a">', '<atem:parameter name="x">', '<|eom|>', '<|eot|>', '<|tool_call>',
-             '<tool_call|>', 'call:a{', '<|"|>', 'x:', "[a(x='1\n2')]"]
+             '<tool_call|>', 'call:a{', '<|"|>', 'x:', "[a(x='1\n2')]",
+             # the formats of the serving engines (issue 12): FunctionGemma, LongCat, CWM
+             '<start_function_call>', '<end_function_call>', '<escape>', 'call:a{x:<escape>', '<longcat_tool_call>',
+             '</longcat_tool_call>', '<tool: ', '<tool: function>\n', '<tool: a>\n', '<tool: a']
 
 hostile_text = st.one_of(
     st.text(max_size=200),
@@ -112,7 +115,7 @@ def test_streaming_one_character_at_a_time():
 # Well-formed calls in many formats, mixed with prose that has no markup characters.
 PROSE = st.text(alphabet='abcdefghijklmnopqrstuvwxyz ABC.,!?:-\n0123456789', max_size=30)
 NAMES = st.from_regex(r'[a-z][a-z_]{0,10}', fullmatch=True).filter(
-    lambda name: not keyword.iskeyword(name) and name != 'all')  # `as(...)` is not Python; `>>>all` is Functionary's text channel
+    lambda name: not keyword.iskeyword(name) and name not in ('all', 'function'))  # `as(...)` is not Python; `>>>all` is Functionary's text channel; `<tool: function>` names the tool in its body
 VALUES = st.text(alphabet='abcdefghijklmnopqrstuvwxyz 0123456789.,-', min_size=1, max_size=12).filter(lambda v: v == v.strip())
 ARGUMENTS = st.dictionaries(st.from_regex(r'[a-z][a-z_]{0,6}', fullmatch=True).filter(lambda key: not keyword.iskeyword(key)), VALUES, max_size=3)
 
@@ -206,6 +209,10 @@ def render(fmt, name, arguments):
         return f'<|start|>assistant to={name}<|message|><atem:function_calls>\n<atem:invoke name="{name}">\n{values}</atem:invoke>\n</atem:function_calls><|eom|>'
     if fmt == 'gemma4':
         return '<|tool_call>call:' + name + '{' + ','.join(f'{k}:<|"|>{v}<|"|>' for k, v in arguments.items()) + '}<tool_call|>'
+    if fmt == 'functiongemma':
+        return '<start_function_call>call:' + name + '{' + ','.join(f'{k}:<escape>{v}<escape>' for k, v in arguments.items()) + '}<end_function_call>'
+    if fmt == 'longcat': return f'<longcat_tool_call>\n{json.dumps({"name": name, "arguments": arguments})}\n</longcat_tool_call>'
+    if fmt == 'cwm': return f'<tool: {name}>\n{as_json}\n</tool>'
     raise ValueError(fmt)
 
 FORMATS = ['hermes', 'mistral', 'mistral_list', 'granite', 'phi4_mini', 'internlm', 'llama3_json', 'json', 'pythonic', 'lfm2',
@@ -213,7 +220,8 @@ FORMATS = ['hermes', 'mistral', 'mistral_list', 'granite', 'phi4_mini', 'internl
            'seed_oss', 'qwen3_coder_bare', 'functionary_v31', 'functionary_named', 'functionary_v32', 'step3', 'apertus',
            'harmony_recipient_first', 'deepseek_r1_short', 'dsml_ascii', 'dsml_bare', 'command_r', 'seed_arguments', 'seed_tool',
            'seed_name_then_parameters', 'seed_invoke_json', 'dsml_spaced', 'gcml', 'hunyuan', 'hunyuan_hy4', 'hunyuan_shipping', 'iquest',
-           'k2_horizon', 'k2_horizon_json', 'kimi_k3', 'minicpm5', 'minimax_m3', 'muse_glimmer', 'gemma4']
+           'k2_horizon', 'k2_horizon_json', 'kimi_k3', 'minicpm5', 'minimax_m3', 'muse_glimmer', 'gemma4',
+           'functiongemma', 'longcat', 'cwm']
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())

@@ -1088,6 +1088,7 @@ class _Scanner:
         self.pending = None
         body, repair_budget = text[block.body_start:best], self.budget.remaining
         found_format, calls = block.reader(body, self)
+        if not closed and getattr(block.reader, 'needs_closer', False): calls = []   # free text counts as a call only once closed
         if block.arguments is not None and len(calls) == 1:   # a stream has been sending these arguments raw: finish the text
             start, state, stop = block.arguments
             if stop is None: stop = _scan_value(text, state, final=True)
@@ -1103,6 +1104,7 @@ class _Scanner:
             json_body = body.lstrip()[:1] in ('{', '[')
             cut_off = (unclosed and not json_body) or ((unclosed or repaired) and _cut_inside_value(body))
             return end, 'calls', (found_format, calls, block.start, block.body_start, cut_off)
+        if closed and getattr(block.reader, 'prose_without_calls', False): return end, 'text', text[block.start:end]   # `<tools>` that lists no call
         if closed:
             if body.strip() not in ('', '[]', '{}'):   # the format's opener and closer, but no call in between
                 return end, 'rejected', (found_format, '', f'a {found_format} block whose body does not read as a call', block.start)
@@ -2085,11 +2087,11 @@ _GEMMA_SPACE = re.compile(r'[ \t\r\n]*')
 
 class _GemmaError(ValueError): "A Gemma 4 call that does not read."
 
-def _gemma_key(text:str, position:int) -> tuple:
-    if text.startswith(_GEMMA_QUOTE, position):
-        end = text.find(_GEMMA_QUOTE, position + len(_GEMMA_QUOTE))
+def _gemma_key(text:str, position:int, quote:str=_GEMMA_QUOTE) -> tuple:
+    if text.startswith(quote, position):
+        end = text.find(quote, position + len(quote))
         if end == -1: raise _GemmaError('a key that never closes')
-        key, position = text[position + len(_GEMMA_QUOTE):end], end + len(_GEMMA_QUOTE)
+        key, position = text[position + len(quote):end], end + len(quote)
     else:
         end = text.find(':', position, position + 257)
         key = text[position:end].strip() if end != -1 else ''
@@ -2099,13 +2101,13 @@ def _gemma_key(text:str, position:int) -> tuple:
     if not text.startswith(':', position): raise _GemmaError(f'no colon after the key {key!r}')
     return key, position + 1
 
-def _gemma_value(text:str, position:int, depth:int=0) -> tuple:
-    "(value, position after it) of the Gemma 4 value at `position`."
+def _gemma_value(text:str, position:int, depth:int=0, quote:str=_GEMMA_QUOTE) -> tuple:
+    "(value, position after it) of the Gemma 4 value at `position`; `quote` delimits strings."
     position = _GEMMA_SPACE.match(text, position).end()
-    if text.startswith(_GEMMA_QUOTE, position):
-        end = text.find(_GEMMA_QUOTE, position + len(_GEMMA_QUOTE))
+    if text.startswith(quote, position):
+        end = text.find(quote, position + len(quote))
         if end == -1: raise _GemmaError('a string that never closes')
-        return text[position + len(_GEMMA_QUOTE):end], end + len(_GEMMA_QUOTE)
+        return text[position + len(quote):end], end + len(quote)
     opener = text[position:position + 1]
     if opener in ('{', '['):
         if depth >= _NESTING_LIMIT: raise _GemmaError('values nested too deeply')
@@ -2114,10 +2116,10 @@ def _gemma_value(text:str, position:int, depth:int=0) -> tuple:
         if text.startswith(closer, position): return items, position + 1
         while True:
             if opener == '{':
-                key, position = _gemma_key(text, position)
-                items[key], position = _gemma_value(text, position, depth + 1)
+                key, position = _gemma_key(text, position, quote)
+                items[key], position = _gemma_value(text, position, depth + 1, quote)
             else:
-                item, position = _gemma_value(text, position, depth + 1)
+                item, position = _gemma_value(text, position, depth + 1, quote)
                 items.append(item)
             position = _GEMMA_SPACE.match(text, position).end()
             if text.startswith(closer, position): return items, position + 1
@@ -2131,17 +2133,64 @@ def _gemma_value(text:str, position:int, depth:int=0) -> tuple:
     except ValueError: return word, position + len(bare)   # a bare word: the text itself
     return number, position + len(bare)
 
-def _gemma_reader(body, scanner):
+def _gemma_calls(body:str, found_format:str, quote:str=_GEMMA_QUOTE) -> tuple:
+    "(format, calls) of a `call:NAME{...}` body whose strings `quote` delimits."
     stripped = body.strip()
-    if not stripped.startswith('call:'): return 'gemma4', []
+    if not stripped.startswith('call:'): return found_format, []
     brace = stripped.find('{')
     name = stripped[5:brace if brace != -1 else len(stripped)].strip()
-    if not _valid_name(name, spaces=False): return 'gemma4', []
-    if brace == -1: return 'gemma4', [_RawCall(name, None, reason=f'the call {name!r} has no {{...}} arguments')]
+    if not _valid_name(name, spaces=False): return found_format, []
+    if brace == -1: return found_format, [_RawCall(name, None, reason=f'the call {name!r} has no {{...}} arguments')]
     try:
-        arguments, end = _gemma_value(stripped, brace)
+        arguments, end = _gemma_value(stripped, brace, quote=quote)
         if stripped[end:].strip(): raise _GemmaError(f'text after the arguments: {_short(stripped[end:end + 20])}')
-    except _GemmaError as error: return 'gemma4', [_RawCall(name, None, reason=f'the arguments of {name!r} do not read: {error}')]
-    return 'gemma4', [_RawCall(name, arguments)]
+    except _GemmaError as error: return found_format, [_RawCall(name, None, reason=f'the arguments of {name!r} do not read: {error}')]
+    return found_format, [_RawCall(name, arguments)]
+
+def _gemma_reader(body, scanner): return _gemma_calls(body, 'gemma4')
 
 _register('gemma4', ('<|tool_call>',), _block_opener(('<tool_call|>',), _gemma_reader))
+
+# %% ../nbs/03_parse.ipynb 164
+_FUNCTIONGEMMA_QUOTE = '<escape>'
+
+def _functiongemma_reader(body, scanner): return _gemma_calls(body, 'functiongemma', _FUNCTIONGEMMA_QUOTE)
+
+_register('functiongemma', ('<start_function_call>',), _block_opener(('<end_function_call>',), _functiongemma_reader))
+
+# %% ../nbs/03_parse.ipynb 167
+def _longcat_reader(body, scanner, attributes, opening):
+    found_format, calls = _markup_body_calls(body, attributes, scanner.budget)
+    return ('longcat' if found_format == 'hermes' else found_format), calls
+
+_register('longcat', _tag_markers('longcat_tool_call'), _tag_opener(_longcat_reader, preview=True))
+
+# %% ../nbs/03_parse.ipynb 170
+_CWM_CLOSE = '</tool>'
+
+def _cwm_reader(label:str):
+    def reader(body:str, scanner) -> tuple:
+        name, rest = label, body.strip()
+        if label == 'function':   # the tool is the first word of the body
+            parts = rest.split(None, 1)
+            name, rest = (parts[0], parts[1].strip() if len(parts) > 1 else '') if parts else ('', '')
+        if not _valid_name(name, spaces=False): return 'cwm', []
+        if rest.startswith('{'): return 'cwm', [_RawCall(name, rest, json_slot=True)]
+        return 'cwm', [_RawCall(name, {'command': rest} if rest else {})]
+    reader.needs_closer = True   # its body is free text: `<tool: x>` in prose with no `</tool>` stays prose
+    return reader
+
+def _open_cwm(scanner, text, position, marker, final):
+    label_start = _skip_space(text, position + len(marker), final)
+    if label_start is None: return None
+    if label_start == -1: return False
+    label_end = _identifier_end(text, label_start, final)
+    if label_end is None: return None
+    if label_end in (-1, label_start): return False
+    after = _skip_space(text, label_end, final)
+    if after is None: return None
+    body_start = after + 1 if after != -1 and text[after] == '>' else label_end   # no `>`: the short form
+    scanner.pending = _Block(position, body_start, (_CWM_CLOSE,), (marker,), _cwm_reader(text[label_start:label_end]))
+    return scanner._finish_block(text, final)
+
+_register('cwm', ('<tool:',), _open_cwm)
