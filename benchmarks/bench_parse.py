@@ -144,7 +144,11 @@ HOSTILE = [('unclosed <tool_call> tags', '<tool_call>', 'hermes'),
            # the formats of the serving engines (issue 12)
            ('FunctionGemma strings', '<start_function_call>call:a{x:<escape>', None),
            ('unclosed LongCat calls', '<longcat_tool_call>{"name": "a", "arguments": {"x": ', None),
-           ('CWM tool blocks', '<tool: a>\n{"x": ', None)]
+           ('CWM tool blocks', '<tool: a>\n{"x": ', None),
+           ('Olmo 3 call lines', '<function_calls>a(x=1)\nb(y=[', None),
+           ('MiniCPM 3 fenced calls', '<|tool_call_start|>```python\na(x=1)\nb(y=', None),
+           ('MiniMax-M1 JSON lines', '<tool_calls>\n{"name": "a", "arguments": {"x": 1}}\n{"name": ', None),
+           ('Llama 4 python tokens', '<|python_start|>[a(x=', None)]
 
 def cases():
     "(name, small and large inputs, payload for json.loads of each, goal, tools, SGLang parser name) per benchmark case."

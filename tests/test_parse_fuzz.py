@@ -38,7 +38,10 @@ FRAGMENTS = ['<tool_call>', '</tool_call>', '<tool_calls>', '</tool_calls>', '<f
              '<tool_call|>', 'call:a{', '<|"|>', 'x:', "[a(x='1\n2')]",
              # the formats of the serving engines (issue 12): FunctionGemma, LongCat, CWM
              '<start_function_call>', '<end_function_call>', '<escape>', 'call:a{x:<escape>', '<longcat_tool_call>',
-             '</longcat_tool_call>', '<tool: ', '<tool: function>\n', '<tool: a>\n', '<tool: a']
+             '</longcat_tool_call>', '<tool: ', '<tool: function>\n', '<tool: a>\n', '<tool: a',
+             # Olmo 3, MiniCPM 3, MiniMax-M1, Llama 4's python tokens
+             '<function_calls>a(x=1)\n', 'b(y=2)\n', '<|thought_start|>', '<|thought_end|>', '```python\n', '<|python_start|>',
+             '<|python_end|>', '{"name": "a", "arguments": {}}\n']
 
 hostile_text = st.one_of(
     st.text(max_size=200),
@@ -213,6 +216,11 @@ def render(fmt, name, arguments):
         return '<start_function_call>call:' + name + '{' + ','.join(f'{k}:<escape>{v}<escape>' for k, v in arguments.items()) + '}<end_function_call>'
     if fmt == 'longcat': return f'<longcat_tool_call>\n{json.dumps({"name": name, "arguments": arguments})}\n</longcat_tool_call>'
     if fmt == 'cwm': return f'<tool: {name}>\n{as_json}\n</tool>'
+    call = name + '(' + ', '.join(f'{k}={v!r}' for k, v in arguments.items()) + ')'
+    if fmt == 'olmo3': return f'<function_calls>{call}</function_calls>'
+    if fmt == 'minicpm3': return f'<|tool_call_start|>\n```python\n{call}\n```\n<|tool_call_end|>'
+    if fmt == 'minimax_m1': return f'<tool_calls>\n{json.dumps({"name": name, "arguments": arguments})}\n</tool_calls>'
+    if fmt == 'llama4': return f'<|python_start|>[{call}]<|python_end|>'
     raise ValueError(fmt)
 
 FORMATS = ['hermes', 'mistral', 'mistral_list', 'granite', 'phi4_mini', 'internlm', 'llama3_json', 'json', 'pythonic', 'lfm2',
@@ -221,7 +229,7 @@ FORMATS = ['hermes', 'mistral', 'mistral_list', 'granite', 'phi4_mini', 'internl
            'harmony_recipient_first', 'deepseek_r1_short', 'dsml_ascii', 'dsml_bare', 'command_r', 'seed_arguments', 'seed_tool',
            'seed_name_then_parameters', 'seed_invoke_json', 'dsml_spaced', 'gcml', 'hunyuan', 'hunyuan_hy4', 'hunyuan_shipping', 'iquest',
            'k2_horizon', 'k2_horizon_json', 'kimi_k3', 'minicpm5', 'minimax_m3', 'muse_glimmer', 'gemma4',
-           'functiongemma', 'longcat', 'cwm']
+           'functiongemma', 'longcat', 'cwm', 'olmo3', 'minicpm3', 'minimax_m1', 'llama4']
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())

@@ -2194,3 +2194,82 @@ def _open_cwm(scanner, text, position, marker, final):
     return scanner._finish_block(text, final)
 
 _register('cwm', ('<tool:',), _open_cwm)
+
+# %% ../nbs/03_parse.ipynb 173
+_CALL_HEAD = re.compile(r'[ \t\r\n]*([^\W\d][\w.]{0,127})\(')   # spaces, then a (dotted) name and `(`; only ever `match`ed
+
+def _call_lines(source:str) -> str|None:
+    """Pythonic calls written one after another (`a(x=1)\\nb(y=2)`) as one call list `[a(x=1), b(y=2)]` for
+    `_pythonic_calls`; None when `source` is anything else."""
+    calls, position = [], 0
+    while (head := _CALL_HEAD.match(source, position)) is not None:
+        state = [head.end() - 1, 0, '']
+        end = _scan_value(source, state, final=True, markers=False)
+        if state[1] > 0 or state[2]: return None   # a call left open
+        calls.append(source[head.start(1):end])
+        position = end
+    return '[' + ', '.join(calls) + ']' if calls and not source[position:].strip() else None
+
+def _olmo3_reader(body, scanner, attributes, opening):
+    if _CALL_HEAD.match(body) is None: return _function_calls_reader(body, scanner, attributes, opening)
+    listed = _call_lines(body)   # the body opens with `name(`: Pythonic calls, one per line, or nothing that reads
+    return 'olmo3', _pythonic_calls(listed) if listed is not None else []
+
+_OPEN_FUNCTION_CALLS, _OPEN_INVOKE = _tag_opener(_olmo3_reader), _tag_opener(_invoke_reader)
+_register('invoke', _tag_markers('function_calls') + _tag_markers('invoke'),
+          lambda scanner, text, position, marker, final: (_OPEN_FUNCTION_CALLS if marker.startswith('<function_calls') else _OPEN_INVOKE)(
+              scanner, text, position, marker, final))
+
+# %% ../nbs/03_parse.ipynb 176
+def _fenced_body(body:str) -> str|None:
+    "The inside of a ```` ``` ```` (or ```` ```python ````) fence that makes up all of `body`; None when it is not one."
+    stripped = body.strip()
+    if not (stripped.startswith('```') and stripped.endswith('```') and len(stripped) >= 6): return None
+    inner = stripped[3:-3]
+    line_end = inner.find('\n')
+    if line_end != -1 and inner[:line_end].strip() in ('', 'python', 'py'): inner = inner[line_end + 1:]
+    return inner
+
+def _lfm2_reader(body, scanner):
+    fenced = _fenced_body(body)
+    if fenced is not None:
+        listed = _call_lines(fenced)
+        return 'minicpm3', _pythonic_calls(listed) if listed else _payload_calls(fenced, scanner.budget)
+    calls = _payload_calls(body, scanner.budget)
+    if not calls and (listed := _call_lines(body)) is not None: return 'minicpm3', _pythonic_calls(listed)
+    return 'lfm2', calls
+
+_register('lfm2', ('<|tool_call_start|>',), _block_opener(('<|tool_call_end|>',), _lfm2_reader))
+_register('minicpm3_think', ('<|thought_start|>',), _reasoning_opener('<|thought_end|>'))
+_register('minicpm3_think_end', ('<|thought_end|>',), _hidden)
+
+# %% ../nbs/03_parse.ipynb 179
+_SPACES = re.compile(r'[ \t\r\n]*')
+
+def _json_lines(body:str) -> list|None:
+    "(start, end) of each JSON object of `body` when it is two or more of them one after another; None otherwise."
+    spans, position, length = [], 0, len(body)
+    while (start := _SPACES.match(body, position).end()) < length:
+        if body[start] != '{': return None
+        state = [start, 0, '']
+        end = _scan_value(body, state, final=True, markers=False)
+        if state[1] > 0 or state[2]: return None
+        spans.append((start, end))
+        position = end
+    return spans if len(spans) > 1 else None
+
+def _minimax_m1_reader(body, scanner, attributes, opening):
+    spans = _json_lines(body)
+    if spans is None: return _tool_calls_reader(body, scanner, attributes, opening)
+    calls = []
+    for start, end in spans:
+        value = _loads(body[start:end], scanner.budget)
+        for call in _calls_from_payload(value) if value is not _FAILED else []:
+            call.span = (start, end); calls.append(call)
+    return 'minimax_m1', calls
+
+_register('jamba', _tag_markers('tool_calls'), _tag_opener(_minimax_m1_reader))
+
+# %% ../nbs/03_parse.ipynb 182
+_register('llama4_pythonic', ('<|python_start|>',), _block_opener(('<|python_end|>',), lambda body, scanner: ('pythonic', _payload_calls(body, scanner.budget))))
+_register('llama4_pythonic_end', ('<|python_end|>',), _hidden)
