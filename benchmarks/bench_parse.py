@@ -148,7 +148,15 @@ HOSTILE = [('unclosed <tool_call> tags', '<tool_call>', 'hermes'),
            ('Olmo 3 call lines', '<function_calls>a(x=1)\nb(y=[', None),
            ('MiniCPM 3 fenced calls', '<|tool_call_start|>```python\na(x=1)\nb(y=', None),
            ('MiniMax-M1 JSON lines', '<tool_calls>\n{"name": "a", "arguments": {"x": 1}}\n{"name": ', None),
-           ('Llama 4 python tokens', '<|python_start|>[a(x=', None)]
+           ('Llama 4 python tokens', '<|python_start|>[a(x=', None),
+           ('GigaChat 3 call headers', '<|message_sep|>\n\nfunction call<|role_sep|>\n{"name": "a", "arguments": {"x": ', 'gigachat3'),
+           ('Solar Open 2 arguments', '<|tool_call:start|>a\n<|tool_arg:start|>x<|tool_arg:value|>', None),
+           ('Cohere actions', '<|START_ACTION|>[{"tool_call_id": "0", "tool_name": "a", "parameters": {', 'cohere_command4'),
+           ('dots invokes', '<dots_function_call><invoke name="a"><parameter name="x">', 'dots'),
+           ('Nemotron TOOLCALL', '<TOOLCALL>[{"name": "a", "arguments": {"x": ', None),
+           ('PLaMo 3 requests', '<|plamo:begin_tool_requests:plamo|><|plamo:begin_tool_request:plamo|><|plamo:begin_tool_name:plamo|>a'
+                                '<|plamo:end_tool_name:plamo|><|plamo:begin_tool_arguments:plamo|>{', None),
+           ('Inkling blocks', '<|message_model|>a<|content_invoke_tool_json|>{"name": "a", "args": {', 'inkling')]
 
 def cases():
     "(name, small and large inputs, payload for json.loads of each, goal, tools, SGLang parser name) per benchmark case."

@@ -41,7 +41,15 @@ FRAGMENTS = ['<tool_call>', '</tool_call>', '<tool_calls>', '</tool_calls>', '<f
              '</longcat_tool_call>', '<tool: ', '<tool: function>\n', '<tool: a>\n', '<tool: a',
              # Olmo 3, MiniCPM 3, MiniMax-M1, Llama 4's python tokens
              '<function_calls>a(x=1)\n', 'b(y=2)\n', '<|thought_start|>', '<|thought_end|>', '```python\n', '<|python_start|>',
-             '<|python_end|>', '{"name": "a", "arguments": {}}\n']
+             '<|python_end|>', '{"name": "a", "arguments": {}}\n',
+             # GigaChat 3, Solar Open 2, Cohere, dots, Nemotron, PLaMo 3, Inkling
+             '<|message_sep|>', 'function call<|role_sep|>\n', '<|function_call|>', '<|tool_call:start|>a\n', '<|tool_arg:start|>x',
+             '<|tool_arg:value|>', '<|tool_arg:end|>', '<|tool_call:end|>', '<|think:start|>', '<|think:end|>', '<|START_ACTION|>',
+             '<|END_ACTION|>', '<|START_THINKING|>', '<|END_THINKING|>', '<|START_RESPONSE|>', '<dots_function_call>',
+             '</dots_function_call>', '<TOOLCALL>', '</TOOLCALL>', '<|plamo:begin_tool_requests:plamo|>', '<|plamo:begin_tool_request:plamo|>',
+             '<|plamo:begin_tool_name:plamo|>a<|plamo:end_tool_name:plamo|>', '<|plamo:begin_tool_arguments:plamo|>',
+             '<|plamo:end_tool_requests:plamo|>', '<|plamo:tag|>', '<|message_model|>', '<|content_invoke_tool_json|>',
+             '<|content_thinking|>', '<|end_message|>']
 
 hostile_text = st.one_of(
     st.text(max_size=200),
@@ -221,6 +229,20 @@ def render(fmt, name, arguments):
     if fmt == 'minicpm3': return f'<|tool_call_start|>\n```python\n{call}\n```\n<|tool_call_end|>'
     if fmt == 'minimax_m1': return f'<tool_calls>\n{json.dumps({"name": name, "arguments": arguments})}\n</tool_calls>'
     if fmt == 'llama4': return f'<|python_start|>[{call}]<|python_end|>'
+    if fmt == 'gigachat3': return f'<|message_sep|>\n\nfunction call<|role_sep|>\n{json.dumps({"name": name, "arguments": arguments})}'
+    if fmt == 'solar_open':
+        pairs = ''.join(f'<|tool_arg:start|>{k}<|tool_arg:value|>{v}<|tool_arg:end|>\n' for k, v in arguments.items())
+        return f'<|tool_call:start|>{name}\n{pairs}<|tool_call:end|>'
+    if fmt == 'cohere': return f'<|START_ACTION|>{json.dumps([{"tool_call_id": "0", "tool_name": name, "parameters": arguments}])}<|END_ACTION|>'
+    if fmt == 'dots':
+        parameters = ''.join(f'<parameter name="{k}">{v}</parameter>' for k, v in arguments.items())
+        return f'<dots_function_call><invoke name="{name}">{parameters}</invoke></dots_function_call>'
+    if fmt == 'nemotron': return f'<TOOLCALL>{json.dumps([{"name": name, "arguments": arguments}])}</TOOLCALL>'
+    if fmt == 'plamo3':
+        return ('<|plamo:begin_tool_requests:plamo|><|plamo:begin_tool_request:plamo|><|plamo:begin_tool_name:plamo|>' + name
+                + '<|plamo:end_tool_name:plamo|><|plamo:begin_tool_arguments:plamo|><|plamo:constrain|>json<|plamo:msg|>' + as_json
+                + '<|plamo:end_tool_arguments:plamo|><|plamo:end_tool_request:plamo|><|plamo:end_tool_requests:plamo|>')
+    if fmt == 'inkling': return f'<|message_model|><|content_invoke_tool_json|>{json.dumps({"name": name, "args": arguments})}<|end_message|>'
     raise ValueError(fmt)
 
 FORMATS = ['hermes', 'mistral', 'mistral_list', 'granite', 'phi4_mini', 'internlm', 'llama3_json', 'json', 'pythonic', 'lfm2',
@@ -229,7 +251,8 @@ FORMATS = ['hermes', 'mistral', 'mistral_list', 'granite', 'phi4_mini', 'internl
            'harmony_recipient_first', 'deepseek_r1_short', 'dsml_ascii', 'dsml_bare', 'command_r', 'seed_arguments', 'seed_tool',
            'seed_name_then_parameters', 'seed_invoke_json', 'dsml_spaced', 'gcml', 'hunyuan', 'hunyuan_hy4', 'hunyuan_shipping', 'iquest',
            'k2_horizon', 'k2_horizon_json', 'kimi_k3', 'minicpm5', 'minimax_m3', 'muse_glimmer', 'gemma4',
-           'functiongemma', 'longcat', 'cwm', 'olmo3', 'minicpm3', 'minimax_m1', 'llama4']
+           'functiongemma', 'longcat', 'cwm', 'olmo3', 'minicpm3', 'minimax_m1', 'llama4', 'gigachat3', 'solar_open', 'cohere', 'dots',
+           'nemotron', 'plamo3', 'inkling']
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())

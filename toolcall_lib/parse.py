@@ -339,7 +339,7 @@ def _call_from_object(obj:dict, strict:bool) -> _RawCall|None:
         arguments = obj[key] if key else None
         shaped = key is not None or obj.get('type') in ('function', 'tool_use', 'tool_call')
     if (strict and not shaped) or not isinstance(name, str) or not _valid_name(name.strip()): return None
-    call_id = obj.get('id', obj.get('call_id'))
+    call_id = obj.get('id', obj.get('call_id', obj.get('tool_call_id')))   # `tool_call_id`: Cohere's Command models
     return _RawCall(name.strip(), arguments, call_id if isinstance(call_id, str) else None)
 
 def _calls_from_payload(value, strict:bool=False) -> list:
@@ -1453,12 +1453,13 @@ def _example_guard(result:ParseResult, text:str) -> ParseResult:
     return ParseResult((), result.saw_tool_call_syntax, False, result.rejected_tool_names, result.text, result.reasoning, result.rejected)
 
 # %% ../nbs/03_parse.ipynb 79
-def _reasoning_opener(closer:str):
-    "`open` for a reasoning block: what follows, up to `closer`, is reasoning."
+def _reasoning_opener(closer:str, *more:str):
+    "`open` for a reasoning block: what follows, up to `closer` (or any of `more`), is reasoning."
+    closers = (closer,) + more
     def open(scanner, text, position, marker, final):
-        scanner.mode = ((closer,), 'reasoning')
+        scanner.mode = (closers, 'reasoning')
         return position + len(marker), 'hidden', None
-    if closer not in _REASONING_CLOSERS: _REASONING_CLOSERS.append(closer)
+    _REASONING_CLOSERS.extend(each for each in closers if each not in _REASONING_CLOSERS)
     open.hidden = True   # opens no call
     return open
 
@@ -2273,3 +2274,126 @@ _register('jamba', _tag_markers('tool_calls'), _tag_opener(_minimax_m1_reader))
 # %% ../nbs/03_parse.ipynb 182
 _register('llama4_pythonic', ('<|python_start|>',), _block_opener(('<|python_end|>',), lambda body, scanner: ('pythonic', _payload_calls(body, scanner.budget))))
 _register('llama4_pythonic_end', ('<|python_end|>',), _hidden)
+
+# %% ../nbs/03_parse.ipynb 185
+_GIGACHAT3_HEADER = 'function call<|role_sep|>'
+
+def _open_gigachat3(scanner, text, position, marker, final):
+    after = position + len(marker)
+    if marker == '<|message_sep|>':
+        cursor = _skip_space(text, after, final)
+        if cursor is None: return None
+        if cursor == -1 or not text.startswith(_GIGACHAT3_HEADER, cursor):
+            if cursor != -1 and not final and len(text) - cursor < len(_GIGACHAT3_HEADER) and _GIGACHAT3_HEADER.startswith(text[cursor:]): return None
+            return after, 'hidden', None
+        after = cursor + len(_GIGACHAT3_HEADER)
+    scanner.expect, scanner.expect_announced = 'gigachat3', True   # a JSON call object follows
+    return after, 'markup', None
+
+_register('gigachat3', ('<|message_sep|>', '<|function_call|>'), _open_gigachat3)
+
+# %% ../nbs/03_parse.ipynb 188
+_SOLAR_CALL, _SOLAR_CALL_END = '<|tool_call:start|>', '<|tool_call:end|>'
+_SOLAR_ARG, _SOLAR_VALUE, _SOLAR_ARG_END = '<|tool_arg:start|>', '<|tool_arg:value|>', '<|tool_arg:end|>'
+
+def _solar_open_reader(body, scanner):
+    finder = _Finder(body)
+    name_end = min(at for at in (body.find('\n'), finder.find('<|', 0), len(body)) if at != -1)
+    name = body[:name_end].strip()
+    if not _valid_name(name, spaces=False): return 'solar_open', []
+    arguments, repeated, position = {}, set(), name_end
+    while (start := finder.find(_SOLAR_ARG, position)) != -1:
+        following = finder.find(_SOLAR_ARG, start + len(_SOLAR_ARG))
+        key_end = finder.find(_SOLAR_VALUE, start)
+        if key_end == -1 or (following != -1 and key_end > following):
+            return 'solar_open', [_RawCall(name, None, reason=f'an argument of {name!r} has no {_SOLAR_VALUE}')]
+        value_end = finder.find(_SOLAR_ARG_END, key_end)
+        stop = min(at for at in (value_end, following, len(body)) if at != -1)
+        _add_argument(arguments, body[start + len(_SOLAR_ARG):key_end].strip(), _element_value(body[key_end + len(_SOLAR_VALUE):stop]), repeated)
+        position = stop
+    if not arguments and body[name_end:].strip():
+        return 'solar_open', [_RawCall(name, None, reason=f'the arguments of {name!r} are not {_SOLAR_ARG} pairs')]
+    return 'solar_open', [_RawCall(name, arguments, text_keys=frozenset(arguments))]
+
+_register('solar_open', (_SOLAR_CALL,), _block_opener((_SOLAR_CALL_END,), _solar_open_reader))
+_register('solar_open_think', ('<|think:start|>',), _reasoning_opener('<|think:end|>'))
+_register('solar_open_end', ('<|think:end|>', _SOLAR_CALL_END), _hidden)
+
+# %% ../nbs/03_parse.ipynb 191
+def _cohere_reader(body, scanner):
+    value = _loads(body.strip(), scanner.budget) if body.strip() else _FAILED
+    return 'cohere', _calls_from_payload(value) if value is not _FAILED else []
+
+_register('cohere', ('<|START_ACTION|>',), _block_opener(('<|END_ACTION|>',), _cohere_reader))
+_register('cohere_think', ('<|START_THINKING|>',), _reasoning_opener('<|END_THINKING|>'))
+_register('cohere_end', ('<|END_THINKING|>', '<|END_ACTION|>', '<|START_RESPONSE|>', '<|END_RESPONSE|>', '<|START_TEXT|>', '<|END_TEXT|>'), _hidden)
+
+# %% ../nbs/03_parse.ipynb 194
+def _dots_reader(body, scanner, attributes, opening):
+    stripped = body.strip()
+    if '<invoke' in stripped: return 'dots', _invoke_calls(body, '', scanner.budget)
+    value = _loads(stripped, scanner.budget) if stripped[:1] in ('{', '[') else _FAILED
+    return 'dots', _calls_from_payload(value) if value is not _FAILED else []
+
+_register('dots', _tag_markers('dots_function_call'), _tag_opener(_dots_reader))
+
+# %% ../nbs/03_parse.ipynb 197
+def _nemotron_reader(body, scanner, attributes, opening):
+    found_format, calls = _markup_body_calls(body, attributes, scanner.budget)
+    return ('nemotron' if found_format == 'hermes' else found_format), calls
+
+_register('nemotron', _tag_markers('TOOLCALL'), _tag_opener(_nemotron_reader))
+
+# %% ../nbs/03_parse.ipynb 200
+_PLAMO_REQUEST, _PLAMO_REQUEST_END = '<|plamo:begin_tool_request:plamo|>', '<|plamo:end_tool_request:plamo|>'
+_PLAMO_NAME, _PLAMO_NAME_END = '<|plamo:begin_tool_name:plamo|>', '<|plamo:end_tool_name:plamo|>'
+_PLAMO_ARGUMENTS, _PLAMO_ARGUMENTS_END = '<|plamo:begin_tool_arguments:plamo|>', '<|plamo:end_tool_arguments:plamo|>'
+_PLAMO_JSON = '<|plamo:constrain|>json<|plamo:msg|>'
+
+def _plamo3_call(content:str, span:tuple):
+    name_start = content.find(_PLAMO_NAME)
+    name_end = content.find(_PLAMO_NAME_END, name_start) if name_start != -1 else -1
+    if name_end == -1: return None
+    name = content[name_start + len(_PLAMO_NAME):name_end].strip()
+    if not _valid_name(name): return None
+    arguments_start = content.find(_PLAMO_ARGUMENTS, name_end)
+    if arguments_start == -1: return _RawCall(name, None, span=span, reason=f'the call {name!r} has no arguments')
+    arguments = content[arguments_start + len(_PLAMO_ARGUMENTS):].lstrip()
+    if arguments.startswith(_PLAMO_JSON): arguments = arguments[len(_PLAMO_JSON):]
+    arguments_end = arguments.find(_PLAMO_ARGUMENTS_END)
+    return _RawCall(name, (arguments if arguments_end == -1 else arguments[:arguments_end]).strip(), span=span, json_slot=True)
+
+def _plamo3_reader(body, scanner):
+    calls, spans = [], []
+    for _, content in _elements(body, _PLAMO_REQUEST[:-1], _PLAMO_REQUEST_END, _Finder(body), spans):
+        call = _plamo3_call(content, spans[-1])
+        if call is not None: calls.append(call)
+    return 'plamo3', calls
+
+_register('plamo3', ('<|plamo:begin_tool_requests:plamo|>',), _block_opener(('<|plamo:end_tool_requests:plamo|>',), _plamo3_reader))
+_register('plamo3_think', ('<|plamo:begin_think:plamo|>',), _reasoning_opener('<|plamo:end_think:plamo|>'))
+_register('plamo3_end', ('<|plamo:end_think:plamo|>', '<|plamo:end_tool_requests:plamo|>', '<|plamo:tag|>'), _hidden)
+
+# %% ../nbs/03_parse.ipynb 203
+_INKLING_END = '<|end_message|>'
+_INKLING_KIND = '<|content_'
+
+def _inkling_reader(body, scanner):
+    value = _loads(body.strip(), scanner.budget) if body.strip() else _FAILED
+    return 'inkling', _calls_from_payload(value) if value is not _FAILED else []
+
+def _open_inkling_header(scanner, text, position, marker, final):
+    "`<|message_model|>`, hidden with the function name that may follow it before the block's kind marker."
+    after = position + len(marker)
+    kind = text.find(_INKLING_KIND, after, after + 258)
+    if kind == -1:
+        if not final and len(text) < after + 258: return None   # the kind marker may still come within the window
+        return after, 'hidden', None
+    between = text[after:kind].strip()
+    return (kind if not between or _valid_name(between, spaces=False) else after), 'hidden', None
+_open_inkling_header.hidden = True
+
+_register('inkling', ('<|content_invoke_tool_json|>',), _block_opener((_INKLING_END, '<|content_model_end_sampling|>'), _inkling_reader))
+_register('inkling_think', ('<|content_thinking|>',), _reasoning_opener(_INKLING_END, '<|content_model_end_sampling|>'))
+_register('inkling_header', ('<|message_model|>',), _open_inkling_header)
+_register('inkling_end', (_INKLING_END, '<|content_text|>', '<|content_invoke_tool_text|>', '<|content_tool_error|>', '<|content_model_end_sampling|>'), _hidden)
