@@ -156,7 +156,13 @@ HOSTILE = [('unclosed <tool_call> tags', '<tool_call>', 'hermes'),
            ('Nemotron TOOLCALL', '<TOOLCALL>[{"name": "a", "arguments": {"x": ', None),
            ('PLaMo 3 requests', '<|plamo:begin_tool_requests:plamo|><|plamo:begin_tool_request:plamo|><|plamo:begin_tool_name:plamo|>a'
                                 '<|plamo:end_tool_name:plamo|><|plamo:begin_tool_arguments:plamo|>{', None),
-           ('Inkling blocks', '<|message_model|>a<|content_invoke_tool_json|>{"name": "a", "args": {', 'inkling')]
+           ('Inkling blocks', '<|message_model|>a<|content_invoke_tool_json|>{"name": "a", "args": {', 'inkling'),
+           ('Qwen2.5-Coder <tools>', '<tools>\n{"name": "a", "arguments": {"x": ', None),
+           ('TeleChat 4 param keys', '<tool_call>a<param_key>x</param_key><param_value>', None),
+           ('a name then JSON in <tool_call>', '<tool_call>function\na\n{"x": [', None),
+           ('Step DeepResearch toolcalls', '<steptml:toolcall><steptml:invoke name="a"><steptml:parameter name="x">', None),
+           ('reasoning markers', '[THINK]<thinking><|channel>thought[/THINK]', None),
+           ('llama.cpp generic objects', '{"tool_call": {"name": "a", "arguments": {"x": ', None)]
 
 def cases():
     "(name, small and large inputs, payload for json.loads of each, goal, tools, SGLang parser name) per benchmark case."

@@ -49,7 +49,11 @@ FRAGMENTS = ['<tool_call>', '</tool_call>', '<tool_calls>', '</tool_calls>', '<f
              '</dots_function_call>', '<TOOLCALL>', '</TOOLCALL>', '<|plamo:begin_tool_requests:plamo|>', '<|plamo:begin_tool_request:plamo|>',
              '<|plamo:begin_tool_name:plamo|>a<|plamo:end_tool_name:plamo|>', '<|plamo:begin_tool_arguments:plamo|>',
              '<|plamo:end_tool_requests:plamo|>', '<|plamo:tag|>', '<|message_model|>', '<|content_invoke_tool_json|>',
-             '<|content_thinking|>', '<|end_message|>']
+             '<|content_thinking|>', '<|end_message|>',
+             # Qwen2.5-Coder <tools>, TeleChat 4, Step-Audio 2, Step DeepResearch, IQuest Coder V2, reasoning markers, llama.cpp generic
+             '<tools>', '</tools>', '<param_key>', '</param_key>', '<param_value>', '</param_value>', '<tool_call>a{', '<tool_call>function\na\n',
+             '<tool_call>a>', '<steptml:toolcall>', '</steptml:toolcall>', '<iquestcoder_tool_call>', '[THINK]', '[/THINK]', '<thinking>',
+             '</thinking>', '<|channel>thought', '<channel|>', '[BEGIN FINAL RESPONSE]', '[END FINAL RESPONSE]', '{"tool_call": ']
 
 hostile_text = st.one_of(
     st.text(max_size=200),
@@ -243,6 +247,17 @@ def render(fmt, name, arguments):
                 + '<|plamo:end_tool_name:plamo|><|plamo:begin_tool_arguments:plamo|><|plamo:constrain|>json<|plamo:msg|>' + as_json
                 + '<|plamo:end_tool_arguments:plamo|><|plamo:end_tool_request:plamo|><|plamo:end_tool_requests:plamo|>')
     if fmt == 'inkling': return f'<|message_model|><|content_invoke_tool_json|>{json.dumps({"name": name, "args": arguments})}<|end_message|>'
+    if fmt == 'qwen25_coder': return f'<tools>\n{json.dumps({"name": name, "arguments": arguments})}\n</tools>'
+    if fmt == 'telechat4':
+        return f'<tool_call>{name}' + ''.join(f'<param_key>{k}</param_key><param_value>{v}</param_value>' for k, v in arguments.items()) + '</tool_call>'
+    if fmt == 'telechat4_json': return f'<tool_call>{name}{as_json}</tool_call>'
+    if fmt == 'step_audio2': return f'<tool_call>function\n{name}\n{as_json}</tool_call>'
+    if fmt == 'step_deepresearch':
+        steptml = ''.join(f'<steptml:parameter name="{k}">{v}</steptml:parameter>' for k, v in arguments.items())
+        return f'<steptml:toolcall><steptml:invoke name="{name}">{steptml}</steptml:invoke></steptml:toolcall>'
+    if fmt == 'iquest_coder_v2':
+        return f'<iquestcoder_tool_call>{name}' + ''.join(f'<arg_key>{k}</arg_key><arg_value>{v}</arg_value>' for k, v in arguments.items()) + '</iquestcoder_tool_call>'
+    if fmt == 'llamacpp_generic': return json.dumps({'tool_call': {'name': name, 'arguments': arguments}})
     raise ValueError(fmt)
 
 FORMATS = ['hermes', 'mistral', 'mistral_list', 'granite', 'phi4_mini', 'internlm', 'llama3_json', 'json', 'pythonic', 'lfm2',
@@ -252,7 +267,8 @@ FORMATS = ['hermes', 'mistral', 'mistral_list', 'granite', 'phi4_mini', 'internl
            'seed_name_then_parameters', 'seed_invoke_json', 'dsml_spaced', 'gcml', 'hunyuan', 'hunyuan_hy4', 'hunyuan_shipping', 'iquest',
            'k2_horizon', 'k2_horizon_json', 'kimi_k3', 'minicpm5', 'minimax_m3', 'muse_glimmer', 'gemma4',
            'functiongemma', 'longcat', 'cwm', 'olmo3', 'minicpm3', 'minimax_m1', 'llama4', 'gigachat3', 'solar_open', 'cohere', 'dots',
-           'nemotron', 'plamo3', 'inkling']
+           'nemotron', 'plamo3', 'inkling', 'qwen25_coder', 'telechat4', 'telechat4_json', 'step_audio2', 'step_deepresearch', 'iquest_coder_v2',
+           'llamacpp_generic']
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())

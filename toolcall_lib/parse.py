@@ -354,6 +354,7 @@ def _calls_from_payload(value, strict:bool=False) -> list:
         return calls
     if not isinstance(value, dict) or 'role' in value: return []
     if isinstance(value.get('tool_calls'), list): return _calls_from_payload(value['tool_calls'])
+    if isinstance(value.get('tool_call'), dict) and len(value) == 1: return _calls_from_payload(value['tool_call'], strict)   # llama.cpp's generic format
     call = _call_from_object(value, strict)
     return [call] if call else []
 
@@ -2397,3 +2398,52 @@ _register('inkling', ('<|content_invoke_tool_json|>',), _block_opener((_INKLING_
 _register('inkling_think', ('<|content_thinking|>',), _reasoning_opener(_INKLING_END, '<|content_model_end_sampling|>'))
 _register('inkling_header', ('<|message_model|>',), _open_inkling_header)
 _register('inkling_end', (_INKLING_END, '<|content_text|>', '<|content_invoke_tool_text|>', '<|content_tool_error|>', '<|content_model_end_sampling|>'), _hidden)
+
+# %% ../nbs/03_parse.ipynb 206
+def _is_definition(item) -> bool:
+    "Whether a JSON object describes a tool (a description, or a parameters schema) rather than calling one."
+    if not isinstance(item, dict): return False
+    function = item['function'] if isinstance(item.get('function'), dict) else item
+    parameters = function.get('parameters')
+    return 'description' in function or (isinstance(parameters, dict) and ('properties' in parameters or parameters.get('type') == 'object'))
+
+def _qwen25_coder_reader(body, scanner):
+    spans = _json_lines(body)
+    sources = [body[start:end] for start, end in spans] if spans else [body.strip()]
+    values = [_loads(source, scanner.budget) if source[:1] in ('{', '[') else _FAILED for source in sources]
+    items = [item for value in values for item in (value if isinstance(value, list) else [value])]
+    if not items or any(item is _FAILED or _is_definition(item) for item in items): return 'qwen25_coder', []
+    calls = [call for value in values for call in _calls_from_payload(value, strict=True)]
+    return 'qwen25_coder', calls
+_qwen25_coder_reader.prose_without_calls = True
+
+_register('qwen25_coder', ('<tools>',), _block_opener(('</tools>',), _qwen25_coder_reader))
+
+# %% ../nbs/03_parse.ipynb 209
+# Bounded runs, and the JSON is only looked for at the end (`(?=\{)`): one short match at the start of a body.
+_NAME_THEN_JSON = re.compile(r'(function[ \t]*\r?\n[ \t]*)?([^\W\d][\w.\-/]{0,127})[ \t]{0,64}(>?)[ \t\r\n]{0,64}(?=\{)')
+
+def _tool_call_body_reader(body, scanner, attributes, opening):
+    stripped = body.strip()
+    if not attributes and '<param_key' in stripped:
+        call = _pair_call(stripped, 'param_key', 'param_value')
+        return 'telechat4', [call] if call is not None else []
+    if not attributes and (found := _NAME_THEN_JSON.match(stripped)) is not None:
+        found_format = 'step_audio2' if found[1] else 'glm53' if found[3] else 'telechat4'
+        return found_format, [_RawCall(found[2], stripped[found.end():], json_slot=True)]
+    return _markup_body_calls(body, attributes, scanner.budget)
+
+_register('hermes', _tag_markers('tool_call'), _tag_opener(_tool_call_body_reader, closers=('</tool_calls>',), preview=True))
+
+# %% ../nbs/03_parse.ipynb 212
+def _steptml_toolcall_reader(body, scanner, attributes, opening): return 'step3', _invoke_calls(body, 'steptml:', scanner.budget)
+
+_register('step3_toolcall', _tag_markers('steptml:toolcall'), _tag_opener(_steptml_toolcall_reader))
+_register('iquest_coder_v2', _tag_markers('iquestcoder_tool_call'), _tag_opener(_iquest_reader))
+
+# %% ../nbs/03_parse.ipynb 215
+_register('mistral_think', ('[THINK]',), _reasoning_opener('[/THINK]'))
+_register('apriel_think', ('<thinking>',), _reasoning_opener('</thinking>'))
+_register('gemma4_think', ('<|channel>thought',), _reasoning_opener('<channel|>'))
+_REASONING_CLOSERS.append('[BEGIN FINAL RESPONSE]')   # Apriel's reasoning opens in the prompt
+_register('reasoning_end', ('[/THINK]', '</thinking>', '<channel|>', '[BEGIN FINAL RESPONSE]', '[END FINAL RESPONSE]'), _hidden)
