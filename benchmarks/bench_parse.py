@@ -162,7 +162,10 @@ HOSTILE = [('unclosed <tool_call> tags', '<tool_call>', 'hermes'),
            ('a name then JSON in <tool_call>', '<tool_call>function\na\n{"x": [', None),
            ('Step DeepResearch toolcalls', '<steptml:toolcall><steptml:invoke name="a"><steptml:parameter name="x">', None),
            ('reasoning markers', '[THINK]<thinking><|channel>thought[/THINK]', None),
-           ('llama.cpp generic objects', '{"tool_call": {"name": "a", "arguments": {"x": ', None)]
+           ('llama.cpp generic objects', '{"tool_call": {"name": "a", "arguments": {"x": ', None),
+           ('raw Python after <|python_tag|>', '<|python_tag|>x = [', None),
+           ('raw Python after >>>python', '>>>python\nx = (', None),
+           ('RWKV tool-call labels', '**Tool Call:**\n```json\n{"name": "a", "arguments": {', None)]
 
 def cases():
     "(name, small and large inputs, payload for json.loads of each, goal, tools, SGLang parser name) per benchmark case."

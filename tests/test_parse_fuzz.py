@@ -53,7 +53,9 @@ FRAGMENTS = ['<tool_call>', '</tool_call>', '<tool_calls>', '</tool_calls>', '<f
              # Qwen2.5-Coder <tools>, TeleChat 4, Step-Audio 2, Step DeepResearch, IQuest Coder V2, reasoning markers, llama.cpp generic
              '<tools>', '</tools>', '<param_key>', '</param_key>', '<param_value>', '</param_value>', '<tool_call>a{', '<tool_call>function\na\n',
              '<tool_call>a>', '<steptml:toolcall>', '</steptml:toolcall>', '<iquestcoder_tool_call>', '[THINK]', '[/THINK]', '<thinking>',
-             '</thinking>', '<|channel>thought', '<channel|>', '[BEGIN FINAL RESPONSE]', '[END FINAL RESPONSE]', '{"tool_call": ']
+             '</thinking>', '<|channel>thought', '<channel|>', '[BEGIN FINAL RESPONSE]', '[END FINAL RESPONSE]', '{"tool_call": ',
+             # raw Python for Functionary's `python` tool, RWKV's label
+             '>>>python\n', '<|python_tag|>import os\n', '<|eom_id|>', '**Tool Call:**\n', '**Tool Call:**\n```json\n', '**']
 
 hostile_text = st.one_of(
     st.text(max_size=200),
@@ -258,6 +260,7 @@ def render(fmt, name, arguments):
     if fmt == 'iquest_coder_v2':
         return f'<iquestcoder_tool_call>{name}' + ''.join(f'<arg_key>{k}</arg_key><arg_value>{v}</arg_value>' for k, v in arguments.items()) + '</iquestcoder_tool_call>'
     if fmt == 'llamacpp_generic': return json.dumps({'tool_call': {'name': name, 'arguments': arguments}})
+    if fmt == 'rwkv': return f'**Tool Call:**\n```json\n{json.dumps({"name": name, "arguments": arguments}, indent=2)}\n```'
     raise ValueError(fmt)
 
 FORMATS = ['hermes', 'mistral', 'mistral_list', 'granite', 'phi4_mini', 'internlm', 'llama3_json', 'json', 'pythonic', 'lfm2',
@@ -268,7 +271,7 @@ FORMATS = ['hermes', 'mistral', 'mistral_list', 'granite', 'phi4_mini', 'internl
            'k2_horizon', 'k2_horizon_json', 'kimi_k3', 'minicpm5', 'minimax_m3', 'muse_glimmer', 'gemma4',
            'functiongemma', 'longcat', 'cwm', 'olmo3', 'minicpm3', 'minimax_m1', 'llama4', 'gigachat3', 'solar_open', 'cohere', 'dots',
            'nemotron', 'plamo3', 'inkling', 'qwen25_coder', 'telechat4', 'telechat4_json', 'step_audio2', 'step_deepresearch', 'iquest_coder_v2',
-           'llamacpp_generic']
+           'llamacpp_generic', 'rwkv']
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())

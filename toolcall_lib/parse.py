@@ -1100,6 +1100,7 @@ class _Scanner:
             # JSON value that closed (servers that stop generation at `</tool_call>` drop only the tag). Only a body json-repair had to mend (it spent budget) can
             # have been cut inside its value: plain JSON was whole.
             unclosed, repaired = not closed, self.budget.remaining < repair_budget   # at the end of the text, or the next opener
+            if getattr(block.reader, 'open_ended', False): unclosed = False   # raw code: it ends where the text or the next call begins
             if unclosed and (last_end := getattr(block.reader, 'call_closer', None)) and body.rstrip().endswith(last_end):
                 unclosed = False   # the section was left open but its last call was closed (Kimi K3 servers stop there)
             json_body = body.lstrip()[:1] in ('{', '[')
@@ -1902,18 +1903,21 @@ def _command_r_reader(body, scanner):
     value = _loads(body.strip(), scanner.budget)
     return 'command_r', _calls_from_payload(value) if value is not _FAILED else []
 
-def _open_command_r(scanner, text, position, marker, final):
-    cursor = _skip_space(text, position + len(marker), final)
-    if cursor is None: return None
-    if cursor == -1: return False
-    if not text.startswith('```', cursor): return None if not final and len(text) - cursor < 3 and '```'.startswith(text[cursor:]) else False
-    line_end = text.find('\n', cursor, cursor + 32)
-    if line_end == -1: return None if not final and len(text) - cursor < 32 else False
-    if text[cursor + 3:line_end].strip() not in ('', 'json'): return False
-    scanner.pending = _Block(position, line_end + 1, ('```',), ('Action:',), _command_r_reader)
-    return scanner._finish_block(text, final)
+def _fenced_call_opener(reader):
+    "`open` for a marker followed by a fenced JSON block (```` ``` ```` or ```` ```json ````) that is the call; `reader(body, scanner)`."
+    def open(scanner, text, position, marker, final):
+        cursor = _skip_space(text, position + len(marker), final)
+        if cursor is None: return None
+        if cursor == -1: return False
+        if not text.startswith('```', cursor): return None if not final and len(text) - cursor < 3 and '```'.startswith(text[cursor:]) else False
+        line_end = text.find('\n', cursor, cursor + 32)
+        if line_end == -1: return None if not final and len(text) - cursor < 32 else False
+        if text[cursor + 3:line_end].strip() not in ('', 'json'): return False
+        scanner.pending = _Block(position, line_end + 1, ('```',), (marker,), reader)
+        return scanner._finish_block(text, final)
+    return open
 
-_register('command_r', ('Action:',), _open_command_r)
+_register('command_r', ('Action:',), _fenced_call_opener(_command_r_reader))
 
 # %% ../nbs/03_parse.ipynb 136
 _DSML_SPACED = '｜DSML｜ '
@@ -2447,3 +2451,43 @@ _register('apriel_think', ('<thinking>',), _reasoning_opener('</thinking>'))
 _register('gemma4_think', ('<|channel>thought',), _reasoning_opener('<channel|>'))
 _REASONING_CLOSERS.append('[BEGIN FINAL RESPONSE]')   # Apriel's reasoning opens in the prompt
 _register('reasoning_end', ('[/THINK]', '</thinking>', '<channel|>', '[BEGIN FINAL RESPONSE]', '[END FINAL RESPONSE]'), _hidden)
+
+# %% ../nbs/03_parse.ipynb 218
+def _python_code_reader(body, scanner):
+    code = body.strip()
+    return 'python_code', [_RawCall('python', {'code': code})] if code else []
+_python_code_reader.open_ended = True
+
+_CODE_ENDS = ('<|eom_id|>', '<|eot_id|>')
+_LLAMA3_VALUE = _value_opener('llama3_json')
+
+def _open_python_tag(scanner, text, position, marker, final):
+    start = _skip_space(text, position + len(marker), final)
+    if start is None: return None
+    if start != -1 and text[start] not in '{[':
+        name_end = _identifier_end(text, start, final)
+        if name_end is None: return None
+        if name_end in (-1, start) or text[name_end] != '(':   # not JSON, not `name(...)`: code
+            scanner.pending = _Block(position, position + len(marker), _CODE_ENDS, (marker,), _python_code_reader)
+            return scanner._finish_block(text, final)
+    return _LLAMA3_VALUE(scanner, text, position, marker, final)
+
+def _open_functionary_v32_python(scanner, text, position, marker, final):
+    start = position + len(marker)
+    if text.startswith('python\n', start):
+        value_start = _skip_space(text, start + 7, final)
+        if value_start is None: return None
+        if value_start == -1 or text[value_start] != '{':   # `>>>python` then code, up to the next `>>>`
+            scanner.pending = _Block(position, start + 7, _CODE_ENDS, (marker,), _python_code_reader)
+            return scanner._finish_block(text, final)
+    return _open_functionary_v32(scanner, text, position, marker, final)
+
+_register('llama3_json', ('<|python_tag|>',), _open_python_tag)
+_register('functionary_v32', ('>>>',), _open_functionary_v32_python)
+
+# %% ../nbs/03_parse.ipynb 221
+def _rwkv_reader(body, scanner):
+    value = _loads(body.strip(), scanner.budget) if body.strip() else _FAILED
+    return 'rwkv', _calls_from_payload(value) if value is not _FAILED else []
+
+_register('rwkv', ('**Tool Call:**',), _fenced_call_opener(_rwkv_reader))
