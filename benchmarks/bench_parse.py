@@ -165,7 +165,8 @@ HOSTILE = [('unclosed <tool_call> tags', '<tool_call>', 'hermes'),
            ('llama.cpp generic objects', '{"tool_call": {"name": "a", "arguments": {"x": ', None),
            ('raw Python after <|python_tag|>', '<|python_tag|>x = [', None),
            ('raw Python after >>>python', '>>>python\nx = (', None),
-           ('RWKV tool-call labels', '**Tool Call:**\n```json\n{"name": "a", "arguments": {', None)]
+           ('RWKV tool-call labels', '**Tool Call:**\n```json\n{"name": "a", "arguments": {', None),
+           ('Solar Open 100B calls', '<|tool_call:begin|>0<|tool_call:name|>a<|tool_call:args|>{"x": [', None)]
 
 def cases():
     "(name, small and large inputs, payload for json.loads of each, goal, tools, SGLang parser name) per benchmark case."

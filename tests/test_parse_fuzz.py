@@ -55,7 +55,8 @@ FRAGMENTS = ['<tool_call>', '</tool_call>', '<tool_calls>', '</tool_calls>', '<f
              '<tool_call>a>', '<steptml:toolcall>', '</steptml:toolcall>', '<iquestcoder_tool_call>', '[THINK]', '[/THINK]', '<thinking>',
              '</thinking>', '<|channel>thought', '<channel|>', '[BEGIN FINAL RESPONSE]', '[END FINAL RESPONSE]', '{"tool_call": ',
              # raw Python for Functionary's `python` tool, RWKV's label
-             '>>>python\n', '<|python_tag|>import os\n', '<|eom_id|>', '**Tool Call:**\n', '**Tool Call:**\n```json\n', '**']
+             '>>>python\n', '<|python_tag|>import os\n', '<|eom_id|>', '**Tool Call:**\n', '**Tool Call:**\n```json\n', '**',
+             '<|tool_call:begin|>0<|tool_call:name|>a<|tool_call:args|>', '<|tool_call:end|>', '<|think|>', '<|begin|>assistant', '<|content|>', '<|calls|>']
 
 hostile_text = st.one_of(
     st.text(max_size=200),
@@ -260,6 +261,7 @@ def render(fmt, name, arguments):
     if fmt == 'iquest_coder_v2':
         return f'<iquestcoder_tool_call>{name}' + ''.join(f'<arg_key>{k}</arg_key><arg_value>{v}</arg_value>' for k, v in arguments.items()) + '</iquestcoder_tool_call>'
     if fmt == 'llamacpp_generic': return json.dumps({'tool_call': {'name': name, 'arguments': arguments}})
+    if fmt == 'solar_open_100b': return f'<|tool_calls|><|tool_call:begin|>0<|tool_call:name|>{name}<|tool_call:args|>{as_json}<|tool_call:end|><|calls|>'
     if fmt == 'rwkv': return f'**Tool Call:**\n```json\n{json.dumps({"name": name, "arguments": arguments}, indent=2)}\n```'
     raise ValueError(fmt)
 
@@ -271,7 +273,7 @@ FORMATS = ['hermes', 'mistral', 'mistral_list', 'granite', 'phi4_mini', 'internl
            'k2_horizon', 'k2_horizon_json', 'kimi_k3', 'minicpm5', 'minimax_m3', 'muse_glimmer', 'gemma4',
            'functiongemma', 'longcat', 'cwm', 'olmo3', 'minicpm3', 'minimax_m1', 'llama4', 'gigachat3', 'solar_open', 'cohere', 'dots',
            'nemotron', 'plamo3', 'inkling', 'qwen25_coder', 'telechat4', 'telechat4_json', 'step_audio2', 'step_deepresearch', 'iquest_coder_v2',
-           'llamacpp_generic', 'rwkv']
+           'llamacpp_generic', 'rwkv', 'solar_open_100b']
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())

@@ -2325,6 +2325,21 @@ _register('solar_open_think', ('<|think:start|>',), _reasoning_opener('<|think:e
 _register('solar_open_end', ('<|think:end|>', _SOLAR_CALL_END), _hidden)
 
 # %% ../nbs/03_parse.ipynb 191
+_SOLAR_NAME, _SOLAR_ARGS = '<|tool_call:name|>', '<|tool_call:args|>'
+
+def _solar_open_100b_reader(body, scanner):
+    name_at = body.find(_SOLAR_NAME)
+    args_at = body.find(_SOLAR_ARGS, name_at) if name_at != -1 else -1
+    if args_at == -1: return 'solar_open', []
+    name, call_id = body[name_at + len(_SOLAR_NAME):args_at].strip(), body[:name_at].strip() or None
+    if not _valid_name(name): return 'solar_open', []
+    return 'solar_open', [_RawCall(name, body[args_at + len(_SOLAR_ARGS):].strip(), call_id, json_slot=True)]
+
+_register('solar_open_100b', ('<|tool_call:begin|>',), _block_opener(('<|tool_call:end|>',), _solar_open_100b_reader))
+_register('solar_open_100b_think', ('<|think|>',), _reasoning_opener('<|end|>'))
+_register('solar_open_100b_markup', ('<|begin|>assistant', '<|content|>', '<|tool_calls|>', '<|calls|>', '<|flush|>'), _hidden)
+
+# %% ../nbs/03_parse.ipynb 194
 def _cohere_reader(body, scanner):
     value = _loads(body.strip(), scanner.budget) if body.strip() else _FAILED
     return 'cohere', _calls_from_payload(value) if value is not _FAILED else []
@@ -2333,7 +2348,7 @@ _register('cohere', ('<|START_ACTION|>',), _block_opener(('<|END_ACTION|>',), _c
 _register('cohere_think', ('<|START_THINKING|>',), _reasoning_opener('<|END_THINKING|>'))
 _register('cohere_end', ('<|END_THINKING|>', '<|END_ACTION|>', '<|START_RESPONSE|>', '<|END_RESPONSE|>', '<|START_TEXT|>', '<|END_TEXT|>'), _hidden)
 
-# %% ../nbs/03_parse.ipynb 194
+# %% ../nbs/03_parse.ipynb 197
 def _dots_reader(body, scanner, attributes, opening):
     stripped = body.strip()
     if '<invoke' in stripped: return 'dots', _invoke_calls(body, '', scanner.budget)
@@ -2342,14 +2357,14 @@ def _dots_reader(body, scanner, attributes, opening):
 
 _register('dots', _tag_markers('dots_function_call'), _tag_opener(_dots_reader))
 
-# %% ../nbs/03_parse.ipynb 197
+# %% ../nbs/03_parse.ipynb 200
 def _nemotron_reader(body, scanner, attributes, opening):
     found_format, calls = _markup_body_calls(body, attributes, scanner.budget)
     return ('nemotron' if found_format == 'hermes' else found_format), calls
 
 _register('nemotron', _tag_markers('TOOLCALL'), _tag_opener(_nemotron_reader))
 
-# %% ../nbs/03_parse.ipynb 200
+# %% ../nbs/03_parse.ipynb 203
 _PLAMO_REQUEST, _PLAMO_REQUEST_END = '<|plamo:begin_tool_request:plamo|>', '<|plamo:end_tool_request:plamo|>'
 _PLAMO_NAME, _PLAMO_NAME_END = '<|plamo:begin_tool_name:plamo|>', '<|plamo:end_tool_name:plamo|>'
 _PLAMO_ARGUMENTS, _PLAMO_ARGUMENTS_END = '<|plamo:begin_tool_arguments:plamo|>', '<|plamo:end_tool_arguments:plamo|>'
@@ -2379,7 +2394,7 @@ _register('plamo3', ('<|plamo:begin_tool_requests:plamo|>',), _block_opener(('<|
 _register('plamo3_think', ('<|plamo:begin_think:plamo|>',), _reasoning_opener('<|plamo:end_think:plamo|>'))
 _register('plamo3_end', ('<|plamo:end_think:plamo|>', '<|plamo:end_tool_requests:plamo|>', '<|plamo:tag|>'), _hidden)
 
-# %% ../nbs/03_parse.ipynb 203
+# %% ../nbs/03_parse.ipynb 206
 _INKLING_END = '<|end_message|>'
 _INKLING_KIND = '<|content_'
 
@@ -2403,7 +2418,7 @@ _register('inkling_think', ('<|content_thinking|>',), _reasoning_opener(_INKLING
 _register('inkling_header', ('<|message_model|>',), _open_inkling_header)
 _register('inkling_end', (_INKLING_END, '<|content_text|>', '<|content_invoke_tool_text|>', '<|content_tool_error|>', '<|content_model_end_sampling|>'), _hidden)
 
-# %% ../nbs/03_parse.ipynb 206
+# %% ../nbs/03_parse.ipynb 209
 def _is_definition(item) -> bool:
     "Whether a JSON object describes a tool (a description, or a parameters schema) rather than calling one."
     if not isinstance(item, dict): return False
@@ -2423,7 +2438,7 @@ _qwen25_coder_reader.prose_without_calls = True
 
 _register('qwen25_coder', ('<tools>',), _block_opener(('</tools>',), _qwen25_coder_reader))
 
-# %% ../nbs/03_parse.ipynb 209
+# %% ../nbs/03_parse.ipynb 212
 # Bounded runs, and the JSON is only looked for at the end (`(?=\{)`): one short match at the start of a body.
 _NAME_THEN_JSON = re.compile(r'(function[ \t]*\r?\n[ \t]*)?([^\W\d][\w.\-/]{0,127})[ \t]{0,64}(>?)[ \t\r\n]{0,64}(?=\{)')
 
@@ -2439,20 +2454,20 @@ def _tool_call_body_reader(body, scanner, attributes, opening):
 
 _register('hermes', _tag_markers('tool_call'), _tag_opener(_tool_call_body_reader, closers=('</tool_calls>',), preview=True))
 
-# %% ../nbs/03_parse.ipynb 212
+# %% ../nbs/03_parse.ipynb 215
 def _steptml_toolcall_reader(body, scanner, attributes, opening): return 'step3', _invoke_calls(body, 'steptml:', scanner.budget)
 
 _register('step3_toolcall', _tag_markers('steptml:toolcall'), _tag_opener(_steptml_toolcall_reader))
 _register('iquest_coder_v2', _tag_markers('iquestcoder_tool_call'), _tag_opener(_iquest_reader))
 
-# %% ../nbs/03_parse.ipynb 215
+# %% ../nbs/03_parse.ipynb 218
 _register('mistral_think', ('[THINK]',), _reasoning_opener('[/THINK]'))
 _register('apriel_think', ('<thinking>',), _reasoning_opener('</thinking>'))
 _register('gemma4_think', ('<|channel>thought',), _reasoning_opener('<channel|>'))
 _REASONING_CLOSERS.append('[BEGIN FINAL RESPONSE]')   # Apriel's reasoning opens in the prompt
 _register('reasoning_end', ('[/THINK]', '</thinking>', '<channel|>', '[BEGIN FINAL RESPONSE]', '[END FINAL RESPONSE]'), _hidden)
 
-# %% ../nbs/03_parse.ipynb 218
+# %% ../nbs/03_parse.ipynb 221
 def _python_code_reader(body, scanner):
     code = body.strip()
     return 'python_code', [_RawCall('python', {'code': code})] if code else []
@@ -2485,7 +2500,7 @@ def _open_functionary_v32_python(scanner, text, position, marker, final):
 _register('llama3_json', ('<|python_tag|>',), _open_python_tag)
 _register('functionary_v32', ('>>>',), _open_functionary_v32_python)
 
-# %% ../nbs/03_parse.ipynb 221
+# %% ../nbs/03_parse.ipynb 224
 def _rwkv_reader(body, scanner):
     value = _loads(body.strip(), scanner.budget) if body.strip() else _FAILED
     return 'rwkv', _calls_from_payload(value) if value is not _FAILED else []
