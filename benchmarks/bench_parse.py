@@ -140,7 +140,33 @@ HOSTILE = [('unclosed <tool_call> tags', '<tool_call>', 'hermes'),
            ('MiniMax M3 elements', ']<]minimax[>[<tool_call>]<]minimax[>[<invoke name="a">]<]minimax[>[<x>', 'minimax-m3'),
            ('Muse Glimmer channels', ' to=a<|message|><atem:function_calls><atem:invoke name="a"><atem:parameter name="x">', 'muse'),
            ('Gemma 4 strings', '<|tool_call>call:a{x:<|"|>', 'gemma4'),
-           ('Gemma 4 nesting', '<|tool_call>call:a{x:{y:[{z:', 'gemma4')]
+           ('Gemma 4 nesting', '<|tool_call>call:a{x:{y:[{z:', 'gemma4'),
+           # the formats of the serving engines (issue 12)
+           ('FunctionGemma strings', '<start_function_call>call:a{x:<escape>', None),
+           ('unclosed LongCat calls', '<longcat_tool_call>{"name": "a", "arguments": {"x": ', None),
+           ('CWM tool blocks', '<tool: a>\n{"x": ', None),
+           ('Olmo 3 call lines', '<function_calls>a(x=1)\nb(y=[', None),
+           ('MiniCPM 3 fenced calls', '<|tool_call_start|>```python\na(x=1)\nb(y=', None),
+           ('MiniMax-M1 JSON lines', '<tool_calls>\n{"name": "a", "arguments": {"x": 1}}\n{"name": ', None),
+           ('Llama 4 python tokens', '<|python_start|>[a(x=', None),
+           ('GigaChat 3 call headers', '<|message_sep|>\n\nfunction call<|role_sep|>\n{"name": "a", "arguments": {"x": ', 'gigachat3'),
+           ('Solar Open 2 arguments', '<|tool_call:start|>a\n<|tool_arg:start|>x<|tool_arg:value|>', None),
+           ('Cohere actions', '<|START_ACTION|>[{"tool_call_id": "0", "tool_name": "a", "parameters": {', 'cohere_command4'),
+           ('dots invokes', '<dots_function_call><invoke name="a"><parameter name="x">', 'dots'),
+           ('Nemotron TOOLCALL', '<TOOLCALL>[{"name": "a", "arguments": {"x": ', None),
+           ('PLaMo 3 requests', '<|plamo:begin_tool_requests:plamo|><|plamo:begin_tool_request:plamo|><|plamo:begin_tool_name:plamo|>a'
+                                '<|plamo:end_tool_name:plamo|><|plamo:begin_tool_arguments:plamo|>{', None),
+           ('Inkling blocks', '<|message_model|>a<|content_invoke_tool_json|>{"name": "a", "args": {', 'inkling'),
+           ('Qwen2.5-Coder <tools>', '<tools>\n{"name": "a", "arguments": {"x": ', None),
+           ('TeleChat 4 param keys', '<tool_call>a<param_key>x</param_key><param_value>', None),
+           ('a name then JSON in <tool_call>', '<tool_call>function\na\n{"x": [', None),
+           ('Step DeepResearch toolcalls', '<steptml:toolcall><steptml:invoke name="a"><steptml:parameter name="x">', None),
+           ('reasoning markers', '[THINK]<thinking><|channel>thought[/THINK]', None),
+           ('llama.cpp generic objects', '{"tool_call": {"name": "a", "arguments": {"x": ', None),
+           ('raw Python after <|python_tag|>', '<|python_tag|>x = [', None),
+           ('raw Python after >>>python', '>>>python\nx = (', None),
+           ('RWKV tool-call labels', '**Tool Call:**\n```json\n{"name": "a", "arguments": {', None),
+           ('Solar Open 100B calls', '<|tool_call:begin|>0<|tool_call:name|>a<|tool_call:args|>{"x": [', None)]
 
 def cases():
     "(name, small and large inputs, payload for json.loads of each, goal, tools, SGLang parser name) per benchmark case."

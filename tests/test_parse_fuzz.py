@@ -35,7 +35,28 @@ FRAGMENTS = ['<tool_call>', '</tool_call>', '<tool_calls>', '</tool_calls>', '<f
              '<|open|>think<|sep|>', '<|close|>response<|sep|>', '<param name="x">', '</param>', '&lt;', ']<]minimax[>[',
              ']<]minimax[>[<tool_call>', ']<]minimax[>[<invoke name="a">', '<item>', '</item>', ' to=a<|message|>', ' to=user<|message|>',
              '<atem:function_calls>', '<atem:invoke name="a">', '<atem:parameter name="x">', '<|eom|>', '<|eot|>', '<|tool_call>',
-             '<tool_call|>', 'call:a{', '<|"|>', 'x:', "[a(x='1\n2')]"]
+             '<tool_call|>', 'call:a{', '<|"|>', 'x:', "[a(x='1\n2')]",
+             # the formats of the serving engines (issue 12): FunctionGemma, LongCat, CWM
+             '<start_function_call>', '<end_function_call>', '<escape>', 'call:a{x:<escape>', '<longcat_tool_call>',
+             '</longcat_tool_call>', '<tool: ', '<tool: function>\n', '<tool: a>\n', '<tool: a',
+             # Olmo 3, MiniCPM 3, MiniMax-M1, Llama 4's python tokens
+             '<function_calls>a(x=1)\n', 'b(y=2)\n', '<|thought_start|>', '<|thought_end|>', '```python\n', '<|python_start|>',
+             '<|python_end|>', '{"name": "a", "arguments": {}}\n',
+             # GigaChat 3, Solar Open 2, Cohere, dots, Nemotron, PLaMo 3, Inkling
+             '<|message_sep|>', 'function call<|role_sep|>\n', '<|function_call|>', '<|tool_call:start|>a\n', '<|tool_arg:start|>x',
+             '<|tool_arg:value|>', '<|tool_arg:end|>', '<|tool_call:end|>', '<|think:start|>', '<|think:end|>', '<|START_ACTION|>',
+             '<|END_ACTION|>', '<|START_THINKING|>', '<|END_THINKING|>', '<|START_RESPONSE|>', '<dots_function_call>',
+             '</dots_function_call>', '<TOOLCALL>', '</TOOLCALL>', '<|plamo:begin_tool_requests:plamo|>', '<|plamo:begin_tool_request:plamo|>',
+             '<|plamo:begin_tool_name:plamo|>a<|plamo:end_tool_name:plamo|>', '<|plamo:begin_tool_arguments:plamo|>',
+             '<|plamo:end_tool_requests:plamo|>', '<|plamo:tag|>', '<|message_model|>', '<|content_invoke_tool_json|>',
+             '<|content_thinking|>', '<|end_message|>',
+             # Qwen2.5-Coder <tools>, TeleChat 4, Step-Audio 2, Step DeepResearch, IQuest Coder V2, reasoning markers, llama.cpp generic
+             '<tools>', '</tools>', '<param_key>', '</param_key>', '<param_value>', '</param_value>', '<tool_call>a{', '<tool_call>function\na\n',
+             '<tool_call>a>', '<steptml:toolcall>', '</steptml:toolcall>', '<iquestcoder_tool_call>', '[THINK]', '[/THINK]', '<thinking>',
+             '</thinking>', '<|channel>thought', '<channel|>', '[BEGIN FINAL RESPONSE]', '[END FINAL RESPONSE]', '{"tool_call": ',
+             # raw Python for Functionary's `python` tool, RWKV's label
+             '>>>python\n', '<|python_tag|>import os\n', '<|eom_id|>', '**Tool Call:**\n', '**Tool Call:**\n```json\n', '**',
+             '<|tool_call:begin|>0<|tool_call:name|>a<|tool_call:args|>', '<|tool_call:end|>', '<|think|>', '<|begin|>assistant', '<|content|>', '<|calls|>']
 
 hostile_text = st.one_of(
     st.text(max_size=200),
@@ -112,7 +133,7 @@ def test_streaming_one_character_at_a_time():
 # Well-formed calls in many formats, mixed with prose that has no markup characters.
 PROSE = st.text(alphabet='abcdefghijklmnopqrstuvwxyz ABC.,!?:-\n0123456789', max_size=30)
 NAMES = st.from_regex(r'[a-z][a-z_]{0,10}', fullmatch=True).filter(
-    lambda name: not keyword.iskeyword(name) and name != 'all')  # `as(...)` is not Python; `>>>all` is Functionary's text channel
+    lambda name: not keyword.iskeyword(name) and name not in ('all', 'function'))  # `as(...)` is not Python; `>>>all` is Functionary's text channel; `<tool: function>` names the tool in its body
 VALUES = st.text(alphabet='abcdefghijklmnopqrstuvwxyz 0123456789.,-', min_size=1, max_size=12).filter(lambda v: v == v.strip())
 ARGUMENTS = st.dictionaries(st.from_regex(r'[a-z][a-z_]{0,6}', fullmatch=True).filter(lambda key: not keyword.iskeyword(key)), VALUES, max_size=3)
 
@@ -206,6 +227,42 @@ def render(fmt, name, arguments):
         return f'<|start|>assistant to={name}<|message|><atem:function_calls>\n<atem:invoke name="{name}">\n{values}</atem:invoke>\n</atem:function_calls><|eom|>'
     if fmt == 'gemma4':
         return '<|tool_call>call:' + name + '{' + ','.join(f'{k}:<|"|>{v}<|"|>' for k, v in arguments.items()) + '}<tool_call|>'
+    if fmt == 'functiongemma':
+        return '<start_function_call>call:' + name + '{' + ','.join(f'{k}:<escape>{v}<escape>' for k, v in arguments.items()) + '}<end_function_call>'
+    if fmt == 'longcat': return f'<longcat_tool_call>\n{json.dumps({"name": name, "arguments": arguments})}\n</longcat_tool_call>'
+    if fmt == 'cwm': return f'<tool: {name}>\n{as_json}\n</tool>'
+    call = name + '(' + ', '.join(f'{k}={v!r}' for k, v in arguments.items()) + ')'
+    if fmt == 'olmo3': return f'<function_calls>{call}</function_calls>'
+    if fmt == 'minicpm3': return f'<|tool_call_start|>\n```python\n{call}\n```\n<|tool_call_end|>'
+    if fmt == 'minimax_m1': return f'<tool_calls>\n{json.dumps({"name": name, "arguments": arguments})}\n</tool_calls>'
+    if fmt == 'llama4': return f'<|python_start|>[{call}]<|python_end|>'
+    if fmt == 'gigachat3': return f'<|message_sep|>\n\nfunction call<|role_sep|>\n{json.dumps({"name": name, "arguments": arguments})}'
+    if fmt == 'solar_open':
+        pairs = ''.join(f'<|tool_arg:start|>{k}<|tool_arg:value|>{v}<|tool_arg:end|>\n' for k, v in arguments.items())
+        return f'<|tool_call:start|>{name}\n{pairs}<|tool_call:end|>'
+    if fmt == 'cohere': return f'<|START_ACTION|>{json.dumps([{"tool_call_id": "0", "tool_name": name, "parameters": arguments}])}<|END_ACTION|>'
+    if fmt == 'dots':
+        parameters = ''.join(f'<parameter name="{k}">{v}</parameter>' for k, v in arguments.items())
+        return f'<dots_function_call><invoke name="{name}">{parameters}</invoke></dots_function_call>'
+    if fmt == 'nemotron': return f'<TOOLCALL>{json.dumps([{"name": name, "arguments": arguments}])}</TOOLCALL>'
+    if fmt == 'plamo3':
+        return ('<|plamo:begin_tool_requests:plamo|><|plamo:begin_tool_request:plamo|><|plamo:begin_tool_name:plamo|>' + name
+                + '<|plamo:end_tool_name:plamo|><|plamo:begin_tool_arguments:plamo|><|plamo:constrain|>json<|plamo:msg|>' + as_json
+                + '<|plamo:end_tool_arguments:plamo|><|plamo:end_tool_request:plamo|><|plamo:end_tool_requests:plamo|>')
+    if fmt == 'inkling': return f'<|message_model|><|content_invoke_tool_json|>{json.dumps({"name": name, "args": arguments})}<|end_message|>'
+    if fmt == 'qwen25_coder': return f'<tools>\n{json.dumps({"name": name, "arguments": arguments})}\n</tools>'
+    if fmt == 'telechat4':
+        return f'<tool_call>{name}' + ''.join(f'<param_key>{k}</param_key><param_value>{v}</param_value>' for k, v in arguments.items()) + '</tool_call>'
+    if fmt == 'telechat4_json': return f'<tool_call>{name}{as_json}</tool_call>'
+    if fmt == 'step_audio2': return f'<tool_call>function\n{name}\n{as_json}</tool_call>'
+    if fmt == 'step_deepresearch':
+        steptml = ''.join(f'<steptml:parameter name="{k}">{v}</steptml:parameter>' for k, v in arguments.items())
+        return f'<steptml:toolcall><steptml:invoke name="{name}">{steptml}</steptml:invoke></steptml:toolcall>'
+    if fmt == 'iquest_coder_v2':
+        return f'<iquestcoder_tool_call>{name}' + ''.join(f'<arg_key>{k}</arg_key><arg_value>{v}</arg_value>' for k, v in arguments.items()) + '</iquestcoder_tool_call>'
+    if fmt == 'llamacpp_generic': return json.dumps({'tool_call': {'name': name, 'arguments': arguments}})
+    if fmt == 'solar_open_100b': return f'<|tool_calls|><|tool_call:begin|>0<|tool_call:name|>{name}<|tool_call:args|>{as_json}<|tool_call:end|><|calls|>'
+    if fmt == 'rwkv': return f'**Tool Call:**\n```json\n{json.dumps({"name": name, "arguments": arguments}, indent=2)}\n```'
     raise ValueError(fmt)
 
 FORMATS = ['hermes', 'mistral', 'mistral_list', 'granite', 'phi4_mini', 'internlm', 'llama3_json', 'json', 'pythonic', 'lfm2',
@@ -213,7 +270,10 @@ FORMATS = ['hermes', 'mistral', 'mistral_list', 'granite', 'phi4_mini', 'internl
            'seed_oss', 'qwen3_coder_bare', 'functionary_v31', 'functionary_named', 'functionary_v32', 'step3', 'apertus',
            'harmony_recipient_first', 'deepseek_r1_short', 'dsml_ascii', 'dsml_bare', 'command_r', 'seed_arguments', 'seed_tool',
            'seed_name_then_parameters', 'seed_invoke_json', 'dsml_spaced', 'gcml', 'hunyuan', 'hunyuan_hy4', 'hunyuan_shipping', 'iquest',
-           'k2_horizon', 'k2_horizon_json', 'kimi_k3', 'minicpm5', 'minimax_m3', 'muse_glimmer', 'gemma4']
+           'k2_horizon', 'k2_horizon_json', 'kimi_k3', 'minicpm5', 'minimax_m3', 'muse_glimmer', 'gemma4',
+           'functiongemma', 'longcat', 'cwm', 'olmo3', 'minicpm3', 'minimax_m1', 'llama4', 'gigachat3', 'solar_open', 'cohere', 'dots',
+           'nemotron', 'plamo3', 'inkling', 'qwen25_coder', 'telechat4', 'telechat4_json', 'step_audio2', 'step_deepresearch', 'iquest_coder_v2',
+           'llamacpp_generic', 'rwkv', 'solar_open_100b']
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())

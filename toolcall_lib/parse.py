@@ -339,7 +339,7 @@ def _call_from_object(obj:dict, strict:bool) -> _RawCall|None:
         arguments = obj[key] if key else None
         shaped = key is not None or obj.get('type') in ('function', 'tool_use', 'tool_call')
     if (strict and not shaped) or not isinstance(name, str) or not _valid_name(name.strip()): return None
-    call_id = obj.get('id', obj.get('call_id'))
+    call_id = obj.get('id', obj.get('call_id', obj.get('tool_call_id')))   # `tool_call_id`: Cohere's Command models
     return _RawCall(name.strip(), arguments, call_id if isinstance(call_id, str) else None)
 
 def _calls_from_payload(value, strict:bool=False) -> list:
@@ -354,6 +354,7 @@ def _calls_from_payload(value, strict:bool=False) -> list:
         return calls
     if not isinstance(value, dict) or 'role' in value: return []
     if isinstance(value.get('tool_calls'), list): return _calls_from_payload(value['tool_calls'])
+    if isinstance(value.get('tool_call'), dict) and len(value) == 1: return _calls_from_payload(value['tool_call'], strict)   # llama.cpp's generic format
     call = _call_from_object(value, strict)
     return [call] if call else []
 
@@ -1088,6 +1089,7 @@ class _Scanner:
         self.pending = None
         body, repair_budget = text[block.body_start:best], self.budget.remaining
         found_format, calls = block.reader(body, self)
+        if not closed and getattr(block.reader, 'needs_closer', False): calls = []   # free text counts as a call only once closed
         if block.arguments is not None and len(calls) == 1:   # a stream has been sending these arguments raw: finish the text
             start, state, stop = block.arguments
             if stop is None: stop = _scan_value(text, state, final=True)
@@ -1098,11 +1100,13 @@ class _Scanner:
             # JSON value that closed (servers that stop generation at `</tool_call>` drop only the tag). Only a body json-repair had to mend (it spent budget) can
             # have been cut inside its value: plain JSON was whole.
             unclosed, repaired = not closed, self.budget.remaining < repair_budget   # at the end of the text, or the next opener
+            if getattr(block.reader, 'open_ended', False): unclosed = False   # raw code: it ends where the text or the next call begins
             if unclosed and (last_end := getattr(block.reader, 'call_closer', None)) and body.rstrip().endswith(last_end):
                 unclosed = False   # the section was left open but its last call was closed (Kimi K3 servers stop there)
             json_body = body.lstrip()[:1] in ('{', '[')
             cut_off = (unclosed and not json_body) or ((unclosed or repaired) and _cut_inside_value(body))
             return end, 'calls', (found_format, calls, block.start, block.body_start, cut_off)
+        if closed and getattr(block.reader, 'prose_without_calls', False): return end, 'text', text[block.start:end]   # `<tools>` that lists no call
         if closed:
             if body.strip() not in ('', '[]', '{}'):   # the format's opener and closer, but no call in between
                 return end, 'rejected', (found_format, '', f'a {found_format} block whose body does not read as a call', block.start)
@@ -1451,12 +1455,13 @@ def _example_guard(result:ParseResult, text:str) -> ParseResult:
     return ParseResult((), result.saw_tool_call_syntax, False, result.rejected_tool_names, result.text, result.reasoning, result.rejected)
 
 # %% ../nbs/03_parse.ipynb 79
-def _reasoning_opener(closer:str):
-    "`open` for a reasoning block: what follows, up to `closer`, is reasoning."
+def _reasoning_opener(closer:str, *more:str):
+    "`open` for a reasoning block: what follows, up to `closer` (or any of `more`), is reasoning."
+    closers = (closer,) + more
     def open(scanner, text, position, marker, final):
-        scanner.mode = ((closer,), 'reasoning')
+        scanner.mode = (closers, 'reasoning')
         return position + len(marker), 'hidden', None
-    if closer not in _REASONING_CLOSERS: _REASONING_CLOSERS.append(closer)
+    _REASONING_CLOSERS.extend(each for each in closers if each not in _REASONING_CLOSERS)
     open.hidden = True   # opens no call
     return open
 
@@ -1898,18 +1903,21 @@ def _command_r_reader(body, scanner):
     value = _loads(body.strip(), scanner.budget)
     return 'command_r', _calls_from_payload(value) if value is not _FAILED else []
 
-def _open_command_r(scanner, text, position, marker, final):
-    cursor = _skip_space(text, position + len(marker), final)
-    if cursor is None: return None
-    if cursor == -1: return False
-    if not text.startswith('```', cursor): return None if not final and len(text) - cursor < 3 and '```'.startswith(text[cursor:]) else False
-    line_end = text.find('\n', cursor, cursor + 32)
-    if line_end == -1: return None if not final and len(text) - cursor < 32 else False
-    if text[cursor + 3:line_end].strip() not in ('', 'json'): return False
-    scanner.pending = _Block(position, line_end + 1, ('```',), ('Action:',), _command_r_reader)
-    return scanner._finish_block(text, final)
+def _fenced_call_opener(reader):
+    "`open` for a marker followed by a fenced JSON block (```` ``` ```` or ```` ```json ````) that is the call; `reader(body, scanner)`."
+    def open(scanner, text, position, marker, final):
+        cursor = _skip_space(text, position + len(marker), final)
+        if cursor is None: return None
+        if cursor == -1: return False
+        if not text.startswith('```', cursor): return None if not final and len(text) - cursor < 3 and '```'.startswith(text[cursor:]) else False
+        line_end = text.find('\n', cursor, cursor + 32)
+        if line_end == -1: return None if not final and len(text) - cursor < 32 else False
+        if text[cursor + 3:line_end].strip() not in ('', 'json'): return False
+        scanner.pending = _Block(position, line_end + 1, ('```',), (marker,), reader)
+        return scanner._finish_block(text, final)
+    return open
 
-_register('command_r', ('Action:',), _open_command_r)
+_register('command_r', ('Action:',), _fenced_call_opener(_command_r_reader))
 
 # %% ../nbs/03_parse.ipynb 136
 _DSML_SPACED = '｜DSML｜ '
@@ -2085,11 +2093,11 @@ _GEMMA_SPACE = re.compile(r'[ \t\r\n]*')
 
 class _GemmaError(ValueError): "A Gemma 4 call that does not read."
 
-def _gemma_key(text:str, position:int) -> tuple:
-    if text.startswith(_GEMMA_QUOTE, position):
-        end = text.find(_GEMMA_QUOTE, position + len(_GEMMA_QUOTE))
+def _gemma_key(text:str, position:int, quote:str=_GEMMA_QUOTE) -> tuple:
+    if text.startswith(quote, position):
+        end = text.find(quote, position + len(quote))
         if end == -1: raise _GemmaError('a key that never closes')
-        key, position = text[position + len(_GEMMA_QUOTE):end], end + len(_GEMMA_QUOTE)
+        key, position = text[position + len(quote):end], end + len(quote)
     else:
         end = text.find(':', position, position + 257)
         key = text[position:end].strip() if end != -1 else ''
@@ -2099,13 +2107,13 @@ def _gemma_key(text:str, position:int) -> tuple:
     if not text.startswith(':', position): raise _GemmaError(f'no colon after the key {key!r}')
     return key, position + 1
 
-def _gemma_value(text:str, position:int, depth:int=0) -> tuple:
-    "(value, position after it) of the Gemma 4 value at `position`."
+def _gemma_value(text:str, position:int, depth:int=0, quote:str=_GEMMA_QUOTE) -> tuple:
+    "(value, position after it) of the Gemma 4 value at `position`; `quote` delimits strings."
     position = _GEMMA_SPACE.match(text, position).end()
-    if text.startswith(_GEMMA_QUOTE, position):
-        end = text.find(_GEMMA_QUOTE, position + len(_GEMMA_QUOTE))
+    if text.startswith(quote, position):
+        end = text.find(quote, position + len(quote))
         if end == -1: raise _GemmaError('a string that never closes')
-        return text[position + len(_GEMMA_QUOTE):end], end + len(_GEMMA_QUOTE)
+        return text[position + len(quote):end], end + len(quote)
     opener = text[position:position + 1]
     if opener in ('{', '['):
         if depth >= _NESTING_LIMIT: raise _GemmaError('values nested too deeply')
@@ -2114,10 +2122,10 @@ def _gemma_value(text:str, position:int, depth:int=0) -> tuple:
         if text.startswith(closer, position): return items, position + 1
         while True:
             if opener == '{':
-                key, position = _gemma_key(text, position)
-                items[key], position = _gemma_value(text, position, depth + 1)
+                key, position = _gemma_key(text, position, quote)
+                items[key], position = _gemma_value(text, position, depth + 1, quote)
             else:
-                item, position = _gemma_value(text, position, depth + 1)
+                item, position = _gemma_value(text, position, depth + 1, quote)
                 items.append(item)
             position = _GEMMA_SPACE.match(text, position).end()
             if text.startswith(closer, position): return items, position + 1
@@ -2131,17 +2139,370 @@ def _gemma_value(text:str, position:int, depth:int=0) -> tuple:
     except ValueError: return word, position + len(bare)   # a bare word: the text itself
     return number, position + len(bare)
 
-def _gemma_reader(body, scanner):
+def _gemma_calls(body:str, found_format:str, quote:str=_GEMMA_QUOTE) -> tuple:
+    "(format, calls) of a `call:NAME{...}` body whose strings `quote` delimits."
     stripped = body.strip()
-    if not stripped.startswith('call:'): return 'gemma4', []
+    if not stripped.startswith('call:'): return found_format, []
     brace = stripped.find('{')
     name = stripped[5:brace if brace != -1 else len(stripped)].strip()
-    if not _valid_name(name, spaces=False): return 'gemma4', []
-    if brace == -1: return 'gemma4', [_RawCall(name, None, reason=f'the call {name!r} has no {{...}} arguments')]
+    if not _valid_name(name, spaces=False): return found_format, []
+    if brace == -1: return found_format, [_RawCall(name, None, reason=f'the call {name!r} has no {{...}} arguments')]
     try:
-        arguments, end = _gemma_value(stripped, brace)
+        arguments, end = _gemma_value(stripped, brace, quote=quote)
         if stripped[end:].strip(): raise _GemmaError(f'text after the arguments: {_short(stripped[end:end + 20])}')
-    except _GemmaError as error: return 'gemma4', [_RawCall(name, None, reason=f'the arguments of {name!r} do not read: {error}')]
-    return 'gemma4', [_RawCall(name, arguments)]
+    except _GemmaError as error: return found_format, [_RawCall(name, None, reason=f'the arguments of {name!r} do not read: {error}')]
+    return found_format, [_RawCall(name, arguments)]
+
+def _gemma_reader(body, scanner): return _gemma_calls(body, 'gemma4')
 
 _register('gemma4', ('<|tool_call>',), _block_opener(('<tool_call|>',), _gemma_reader))
+
+# %% ../nbs/03_parse.ipynb 164
+_FUNCTIONGEMMA_QUOTE = '<escape>'
+
+def _functiongemma_reader(body, scanner): return _gemma_calls(body, 'functiongemma', _FUNCTIONGEMMA_QUOTE)
+
+_register('functiongemma', ('<start_function_call>',), _block_opener(('<end_function_call>',), _functiongemma_reader))
+
+# %% ../nbs/03_parse.ipynb 167
+def _longcat_reader(body, scanner, attributes, opening):
+    found_format, calls = _markup_body_calls(body, attributes, scanner.budget)
+    return ('longcat' if found_format == 'hermes' else found_format), calls
+
+_register('longcat', _tag_markers('longcat_tool_call'), _tag_opener(_longcat_reader, preview=True))
+
+# %% ../nbs/03_parse.ipynb 170
+_CWM_CLOSE = '</tool>'
+
+def _cwm_reader(label:str):
+    def reader(body:str, scanner) -> tuple:
+        name, rest = label, body.strip()
+        if label == 'function':   # the tool is the first word of the body
+            parts = rest.split(None, 1)
+            name, rest = (parts[0], parts[1].strip() if len(parts) > 1 else '') if parts else ('', '')
+        if not _valid_name(name, spaces=False): return 'cwm', []
+        if rest.startswith('{'): return 'cwm', [_RawCall(name, rest, json_slot=True)]
+        return 'cwm', [_RawCall(name, {'command': rest} if rest else {})]
+    reader.needs_closer = True   # its body is free text: `<tool: x>` in prose with no `</tool>` stays prose
+    return reader
+
+def _open_cwm(scanner, text, position, marker, final):
+    label_start = _skip_space(text, position + len(marker), final)
+    if label_start is None: return None
+    if label_start == -1: return False
+    label_end = _identifier_end(text, label_start, final)
+    if label_end is None: return None
+    if label_end in (-1, label_start): return False
+    after = _skip_space(text, label_end, final)
+    if after is None: return None
+    body_start = after + 1 if after != -1 and text[after] == '>' else label_end   # no `>`: the short form
+    scanner.pending = _Block(position, body_start, (_CWM_CLOSE,), (marker,), _cwm_reader(text[label_start:label_end]))
+    return scanner._finish_block(text, final)
+
+_register('cwm', ('<tool:',), _open_cwm)
+
+# %% ../nbs/03_parse.ipynb 173
+_CALL_HEAD = re.compile(r'[ \t\r\n]*([^\W\d][\w.]{0,127})\(')   # spaces, then a (dotted) name and `(`; only ever `match`ed
+
+def _call_lines(source:str) -> str|None:
+    """Pythonic calls written one after another (`a(x=1)\\nb(y=2)`) as one call list `[a(x=1), b(y=2)]` for
+    `_pythonic_calls`; None when `source` is anything else."""
+    calls, position = [], 0
+    while (head := _CALL_HEAD.match(source, position)) is not None:
+        state = [head.end() - 1, 0, '']
+        end = _scan_value(source, state, final=True, markers=False)
+        if state[1] > 0 or state[2]: return None   # a call left open
+        calls.append(source[head.start(1):end])
+        position = end
+    return '[' + ', '.join(calls) + ']' if calls and not source[position:].strip() else None
+
+def _olmo3_reader(body, scanner, attributes, opening):
+    if _CALL_HEAD.match(body) is None: return _function_calls_reader(body, scanner, attributes, opening)
+    listed = _call_lines(body)   # the body opens with `name(`: Pythonic calls, one per line, or nothing that reads
+    return 'olmo3', _pythonic_calls(listed) if listed is not None else []
+
+_OPEN_FUNCTION_CALLS, _OPEN_INVOKE = _tag_opener(_olmo3_reader), _tag_opener(_invoke_reader)
+_register('invoke', _tag_markers('function_calls') + _tag_markers('invoke'),
+          lambda scanner, text, position, marker, final: (_OPEN_FUNCTION_CALLS if marker.startswith('<function_calls') else _OPEN_INVOKE)(
+              scanner, text, position, marker, final))
+
+# %% ../nbs/03_parse.ipynb 176
+def _fenced_body(body:str) -> str|None:
+    "The inside of a ```` ``` ```` (or ```` ```python ````) fence that makes up all of `body`; None when it is not one."
+    stripped = body.strip()
+    if not (stripped.startswith('```') and stripped.endswith('```') and len(stripped) >= 6): return None
+    inner = stripped[3:-3]
+    line_end = inner.find('\n')
+    if line_end != -1 and inner[:line_end].strip() in ('', 'python', 'py'): inner = inner[line_end + 1:]
+    return inner
+
+def _lfm2_reader(body, scanner):
+    fenced = _fenced_body(body)
+    if fenced is not None:
+        listed = _call_lines(fenced)
+        return 'minicpm3', _pythonic_calls(listed) if listed else _payload_calls(fenced, scanner.budget)
+    calls = _payload_calls(body, scanner.budget)
+    if not calls and (listed := _call_lines(body)) is not None: return 'minicpm3', _pythonic_calls(listed)
+    return 'lfm2', calls
+
+_register('lfm2', ('<|tool_call_start|>',), _block_opener(('<|tool_call_end|>',), _lfm2_reader))
+_register('minicpm3_think', ('<|thought_start|>',), _reasoning_opener('<|thought_end|>'))
+_register('minicpm3_think_end', ('<|thought_end|>',), _hidden)
+
+# %% ../nbs/03_parse.ipynb 179
+_SPACES = re.compile(r'[ \t\r\n]*')
+
+def _json_lines(body:str) -> list|None:
+    "(start, end) of each JSON object of `body` when it is two or more of them one after another; None otherwise."
+    spans, position, length = [], 0, len(body)
+    while (start := _SPACES.match(body, position).end()) < length:
+        if body[start] != '{': return None
+        state = [start, 0, '']
+        end = _scan_value(body, state, final=True, markers=False)
+        if state[1] > 0 or state[2]: return None
+        spans.append((start, end))
+        position = end
+    return spans if len(spans) > 1 else None
+
+def _minimax_m1_reader(body, scanner, attributes, opening):
+    spans = _json_lines(body)
+    if spans is None: return _tool_calls_reader(body, scanner, attributes, opening)
+    calls = []
+    for start, end in spans:
+        value = _loads(body[start:end], scanner.budget)
+        for call in _calls_from_payload(value) if value is not _FAILED else []:
+            call.span = (start, end); calls.append(call)
+    return 'minimax_m1', calls
+
+_register('jamba', _tag_markers('tool_calls'), _tag_opener(_minimax_m1_reader))
+
+# %% ../nbs/03_parse.ipynb 182
+_register('llama4_pythonic', ('<|python_start|>',), _block_opener(('<|python_end|>',), lambda body, scanner: ('pythonic', _payload_calls(body, scanner.budget))))
+_register('llama4_pythonic_end', ('<|python_end|>',), _hidden)
+
+# %% ../nbs/03_parse.ipynb 185
+_GIGACHAT3_HEADER = 'function call<|role_sep|>'
+
+def _open_gigachat3(scanner, text, position, marker, final):
+    after = position + len(marker)
+    if marker == '<|message_sep|>':
+        cursor = _skip_space(text, after, final)
+        if cursor is None: return None
+        if cursor == -1 or not text.startswith(_GIGACHAT3_HEADER, cursor):
+            if cursor != -1 and not final and len(text) - cursor < len(_GIGACHAT3_HEADER) and _GIGACHAT3_HEADER.startswith(text[cursor:]): return None
+            return after, 'hidden', None
+        after = cursor + len(_GIGACHAT3_HEADER)
+    scanner.expect, scanner.expect_announced = 'gigachat3', True   # a JSON call object follows
+    return after, 'markup', None
+
+_register('gigachat3', ('<|message_sep|>', '<|function_call|>'), _open_gigachat3)
+
+# %% ../nbs/03_parse.ipynb 188
+_SOLAR_CALL, _SOLAR_CALL_END = '<|tool_call:start|>', '<|tool_call:end|>'
+_SOLAR_ARG, _SOLAR_VALUE, _SOLAR_ARG_END = '<|tool_arg:start|>', '<|tool_arg:value|>', '<|tool_arg:end|>'
+
+def _solar_open_reader(body, scanner):
+    finder = _Finder(body)
+    name_end = min(at for at in (body.find('\n'), finder.find('<|', 0), len(body)) if at != -1)
+    name = body[:name_end].strip()
+    if not _valid_name(name, spaces=False): return 'solar_open', []
+    arguments, repeated, position = {}, set(), name_end
+    while (start := finder.find(_SOLAR_ARG, position)) != -1:
+        following = finder.find(_SOLAR_ARG, start + len(_SOLAR_ARG))
+        key_end = finder.find(_SOLAR_VALUE, start)
+        if key_end == -1 or (following != -1 and key_end > following):
+            return 'solar_open', [_RawCall(name, None, reason=f'an argument of {name!r} has no {_SOLAR_VALUE}')]
+        value_end = finder.find(_SOLAR_ARG_END, key_end)
+        stop = min(at for at in (value_end, following, len(body)) if at != -1)
+        _add_argument(arguments, body[start + len(_SOLAR_ARG):key_end].strip(), _element_value(body[key_end + len(_SOLAR_VALUE):stop]), repeated)
+        position = stop
+    if not arguments and body[name_end:].strip():
+        return 'solar_open', [_RawCall(name, None, reason=f'the arguments of {name!r} are not {_SOLAR_ARG} pairs')]
+    return 'solar_open', [_RawCall(name, arguments, text_keys=frozenset(arguments))]
+
+_register('solar_open', (_SOLAR_CALL,), _block_opener((_SOLAR_CALL_END,), _solar_open_reader))
+_register('solar_open_think', ('<|think:start|>',), _reasoning_opener('<|think:end|>'))
+_register('solar_open_end', ('<|think:end|>', _SOLAR_CALL_END), _hidden)
+
+# %% ../nbs/03_parse.ipynb 191
+_SOLAR_NAME, _SOLAR_ARGS = '<|tool_call:name|>', '<|tool_call:args|>'
+
+def _solar_open_100b_reader(body, scanner):
+    name_at = body.find(_SOLAR_NAME)
+    args_at = body.find(_SOLAR_ARGS, name_at) if name_at != -1 else -1
+    if args_at == -1: return 'solar_open', []
+    name, call_id = body[name_at + len(_SOLAR_NAME):args_at].strip(), body[:name_at].strip() or None
+    if not _valid_name(name): return 'solar_open', []
+    return 'solar_open', [_RawCall(name, body[args_at + len(_SOLAR_ARGS):].strip(), call_id, json_slot=True)]
+
+_register('solar_open_100b', ('<|tool_call:begin|>',), _block_opener(('<|tool_call:end|>',), _solar_open_100b_reader))
+_register('solar_open_100b_think', ('<|think|>',), _reasoning_opener('<|end|>'))
+_register('solar_open_100b_markup', ('<|begin|>assistant', '<|content|>', '<|tool_calls|>', '<|calls|>', '<|flush|>'), _hidden)
+
+# %% ../nbs/03_parse.ipynb 194
+def _cohere_reader(body, scanner):
+    value = _loads(body.strip(), scanner.budget) if body.strip() else _FAILED
+    return 'cohere', _calls_from_payload(value) if value is not _FAILED else []
+
+_register('cohere', ('<|START_ACTION|>',), _block_opener(('<|END_ACTION|>',), _cohere_reader))
+_register('cohere_think', ('<|START_THINKING|>',), _reasoning_opener('<|END_THINKING|>'))
+_register('cohere_end', ('<|END_THINKING|>', '<|END_ACTION|>', '<|START_RESPONSE|>', '<|END_RESPONSE|>', '<|START_TEXT|>', '<|END_TEXT|>'), _hidden)
+
+# %% ../nbs/03_parse.ipynb 197
+def _dots_reader(body, scanner, attributes, opening):
+    stripped = body.strip()
+    if '<invoke' in stripped: return 'dots', _invoke_calls(body, '', scanner.budget)
+    value = _loads(stripped, scanner.budget) if stripped[:1] in ('{', '[') else _FAILED
+    return 'dots', _calls_from_payload(value) if value is not _FAILED else []
+
+_register('dots', _tag_markers('dots_function_call'), _tag_opener(_dots_reader))
+
+# %% ../nbs/03_parse.ipynb 200
+def _nemotron_reader(body, scanner, attributes, opening):
+    found_format, calls = _markup_body_calls(body, attributes, scanner.budget)
+    return ('nemotron' if found_format == 'hermes' else found_format), calls
+
+_register('nemotron', _tag_markers('TOOLCALL'), _tag_opener(_nemotron_reader))
+
+# %% ../nbs/03_parse.ipynb 203
+_PLAMO_REQUEST, _PLAMO_REQUEST_END = '<|plamo:begin_tool_request:plamo|>', '<|plamo:end_tool_request:plamo|>'
+_PLAMO_NAME, _PLAMO_NAME_END = '<|plamo:begin_tool_name:plamo|>', '<|plamo:end_tool_name:plamo|>'
+_PLAMO_ARGUMENTS, _PLAMO_ARGUMENTS_END = '<|plamo:begin_tool_arguments:plamo|>', '<|plamo:end_tool_arguments:plamo|>'
+_PLAMO_JSON = '<|plamo:constrain|>json<|plamo:msg|>'
+
+def _plamo3_call(content:str, span:tuple):
+    name_start = content.find(_PLAMO_NAME)
+    name_end = content.find(_PLAMO_NAME_END, name_start) if name_start != -1 else -1
+    if name_end == -1: return None
+    name = content[name_start + len(_PLAMO_NAME):name_end].strip()
+    if not _valid_name(name): return None
+    arguments_start = content.find(_PLAMO_ARGUMENTS, name_end)
+    if arguments_start == -1: return _RawCall(name, None, span=span, reason=f'the call {name!r} has no arguments')
+    arguments = content[arguments_start + len(_PLAMO_ARGUMENTS):].lstrip()
+    if arguments.startswith(_PLAMO_JSON): arguments = arguments[len(_PLAMO_JSON):]
+    arguments_end = arguments.find(_PLAMO_ARGUMENTS_END)
+    return _RawCall(name, (arguments if arguments_end == -1 else arguments[:arguments_end]).strip(), span=span, json_slot=True)
+
+def _plamo3_reader(body, scanner):
+    calls, spans = [], []
+    for _, content in _elements(body, _PLAMO_REQUEST[:-1], _PLAMO_REQUEST_END, _Finder(body), spans):
+        call = _plamo3_call(content, spans[-1])
+        if call is not None: calls.append(call)
+    return 'plamo3', calls
+
+_register('plamo3', ('<|plamo:begin_tool_requests:plamo|>',), _block_opener(('<|plamo:end_tool_requests:plamo|>',), _plamo3_reader))
+_register('plamo3_think', ('<|plamo:begin_think:plamo|>',), _reasoning_opener('<|plamo:end_think:plamo|>'))
+_register('plamo3_end', ('<|plamo:end_think:plamo|>', '<|plamo:end_tool_requests:plamo|>', '<|plamo:tag|>'), _hidden)
+
+# %% ../nbs/03_parse.ipynb 206
+_INKLING_END = '<|end_message|>'
+_INKLING_KIND = '<|content_'
+
+def _inkling_reader(body, scanner):
+    value = _loads(body.strip(), scanner.budget) if body.strip() else _FAILED
+    return 'inkling', _calls_from_payload(value) if value is not _FAILED else []
+
+def _open_inkling_header(scanner, text, position, marker, final):
+    "`<|message_model|>`, hidden with the function name that may follow it before the block's kind marker."
+    after = position + len(marker)
+    kind = text.find(_INKLING_KIND, after, after + 258)
+    if kind == -1:
+        if not final and len(text) < after + 258: return None   # the kind marker may still come within the window
+        return after, 'hidden', None
+    between = text[after:kind].strip()
+    return (kind if not between or _valid_name(between, spaces=False) else after), 'hidden', None
+_open_inkling_header.hidden = True
+
+_register('inkling', ('<|content_invoke_tool_json|>',), _block_opener((_INKLING_END, '<|content_model_end_sampling|>'), _inkling_reader))
+_register('inkling_think', ('<|content_thinking|>',), _reasoning_opener(_INKLING_END, '<|content_model_end_sampling|>'))
+_register('inkling_header', ('<|message_model|>',), _open_inkling_header)
+_register('inkling_end', (_INKLING_END, '<|content_text|>', '<|content_invoke_tool_text|>', '<|content_tool_error|>', '<|content_model_end_sampling|>'), _hidden)
+
+# %% ../nbs/03_parse.ipynb 209
+def _is_definition(item) -> bool:
+    "Whether a JSON object describes a tool (a description, or a parameters schema) rather than calling one."
+    if not isinstance(item, dict): return False
+    function = item['function'] if isinstance(item.get('function'), dict) else item
+    parameters = function.get('parameters')
+    return 'description' in function or (isinstance(parameters, dict) and ('properties' in parameters or parameters.get('type') == 'object'))
+
+def _qwen25_coder_reader(body, scanner):
+    spans = _json_lines(body)
+    sources = [body[start:end] for start, end in spans] if spans else [body.strip()]
+    values = [_loads(source, scanner.budget) if source[:1] in ('{', '[') else _FAILED for source in sources]
+    items = [item for value in values for item in (value if isinstance(value, list) else [value])]
+    if not items or any(item is _FAILED or _is_definition(item) for item in items): return 'qwen25_coder', []
+    calls = [call for value in values for call in _calls_from_payload(value, strict=True)]
+    return 'qwen25_coder', calls
+_qwen25_coder_reader.prose_without_calls = True
+
+_register('qwen25_coder', ('<tools>',), _block_opener(('</tools>',), _qwen25_coder_reader))
+
+# %% ../nbs/03_parse.ipynb 212
+# Bounded runs, and the JSON is only looked for at the end (`(?=\{)`): one short match at the start of a body.
+_NAME_THEN_JSON = re.compile(r'(function[ \t]*\r?\n[ \t]*)?([^\W\d][\w.\-/]{0,127})[ \t]{0,64}(>?)[ \t\r\n]{0,64}(?=\{)')
+
+def _tool_call_body_reader(body, scanner, attributes, opening):
+    stripped = body.strip()
+    if not attributes and '<param_key' in stripped:
+        call = _pair_call(stripped, 'param_key', 'param_value')
+        return 'telechat4', [call] if call is not None else []
+    if not attributes and (found := _NAME_THEN_JSON.match(stripped)) is not None:
+        found_format = 'step_audio2' if found[1] else 'glm53' if found[3] else 'telechat4'
+        return found_format, [_RawCall(found[2], stripped[found.end():], json_slot=True)]
+    return _markup_body_calls(body, attributes, scanner.budget)
+
+_register('hermes', _tag_markers('tool_call'), _tag_opener(_tool_call_body_reader, closers=('</tool_calls>',), preview=True))
+
+# %% ../nbs/03_parse.ipynb 215
+def _steptml_toolcall_reader(body, scanner, attributes, opening): return 'step3', _invoke_calls(body, 'steptml:', scanner.budget)
+
+_register('step3_toolcall', _tag_markers('steptml:toolcall'), _tag_opener(_steptml_toolcall_reader))
+_register('iquest_coder_v2', _tag_markers('iquestcoder_tool_call'), _tag_opener(_iquest_reader))
+
+# %% ../nbs/03_parse.ipynb 218
+_register('mistral_think', ('[THINK]',), _reasoning_opener('[/THINK]'))
+_register('apriel_think', ('<thinking>',), _reasoning_opener('</thinking>'))
+_register('gemma4_think', ('<|channel>thought',), _reasoning_opener('<channel|>'))
+_REASONING_CLOSERS.append('[BEGIN FINAL RESPONSE]')   # Apriel's reasoning opens in the prompt
+_register('reasoning_end', ('[/THINK]', '</thinking>', '<channel|>', '[BEGIN FINAL RESPONSE]', '[END FINAL RESPONSE]'), _hidden)
+
+# %% ../nbs/03_parse.ipynb 221
+def _python_code_reader(body, scanner):
+    code = body.strip()
+    return 'python_code', [_RawCall('python', {'code': code})] if code else []
+_python_code_reader.open_ended = True
+
+_CODE_ENDS = ('<|eom_id|>', '<|eot_id|>')
+_LLAMA3_VALUE = _value_opener('llama3_json')
+
+def _open_python_tag(scanner, text, position, marker, final):
+    start = _skip_space(text, position + len(marker), final)
+    if start is None: return None
+    if start != -1 and text[start] not in '{[':
+        name_end = _identifier_end(text, start, final)
+        if name_end is None: return None
+        if name_end in (-1, start) or text[name_end] != '(':   # not JSON, not `name(...)`: code
+            scanner.pending = _Block(position, position + len(marker), _CODE_ENDS, (marker,), _python_code_reader)
+            return scanner._finish_block(text, final)
+    return _LLAMA3_VALUE(scanner, text, position, marker, final)
+
+def _open_functionary_v32_python(scanner, text, position, marker, final):
+    start = position + len(marker)
+    if text.startswith('python\n', start):
+        value_start = _skip_space(text, start + 7, final)
+        if value_start is None: return None
+        if value_start == -1 or text[value_start] != '{':   # `>>>python` then code, up to the next `>>>`
+            scanner.pending = _Block(position, start + 7, _CODE_ENDS, (marker,), _python_code_reader)
+            return scanner._finish_block(text, final)
+    return _open_functionary_v32(scanner, text, position, marker, final)
+
+_register('llama3_json', ('<|python_tag|>',), _open_python_tag)
+_register('functionary_v32', ('>>>',), _open_functionary_v32_python)
+
+# %% ../nbs/03_parse.ipynb 224
+def _rwkv_reader(body, scanner):
+    value = _loads(body.strip(), scanner.budget) if body.strip() else _FAILED
+    return 'rwkv', _calls_from_payload(value) if value is not _FAILED else []
+
+_register('rwkv', ('**Tool Call:**',), _fenced_call_opener(_rwkv_reader))
