@@ -4,7 +4,7 @@
 measured from inside the sandbox and checked from the host; `expected_outcomes` says what each must be.
 
 Only the standard library and the interp module under test are used, so the file also runs outside pytest."""
-import gc, json, os, resource, socket, stat, sys, tempfile, time
+import gc, json, os, resource, socket, stat, sys, tempfile, time, warnings
 
 SECRET = 'sk-other-session-' + 'x9' * 8  # another session's API key: no other session may find it
 OUT_OF_MEMORY = ('MemoryError: the session reached its memory limit (320 MiB for all its processes, shared memory and '
@@ -166,15 +166,17 @@ def run_attacks(interp, workdir:str) -> dict:
                '"real"') % (box._worker.requests + 1)
         result = box.run(own)  # the cell answers itself first: ignored, the loop's reply is the result, and the session is not trusted
         outcomes['cell_answering_itself'] = f'{last_line(result)} lost={result.state_lost}'
-    with interp.Sandbox(timeout=10, keep_background=True) as box:  # work left running may write after the reply: the next run sees it
-        box.run('import json, os, struct, threading, time\n' + _FIND_REPLY +
-                'def late():\n    time.sleep(0.3); payload = json.dumps({"id": request_id + 1}).encode()\n'
-                '    os.write(reply_fd, struct.pack(">I", len(payload)) + payload)\n'
-                'threading.Thread(target=late, daemon=True).start()')
-        time.sleep(0.6)
-        result = box.run('1 + 1')
-        outcomes['reply_nobody_asked_for'] = f'{result.error} | {result.notes}'
-        outcomes['after_taint'] = last_line(box.run('1 + 1'))
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')  # keep_background=True gives up the background layer, on purpose here
+        with interp.Sandbox(timeout=10, keep_background=True) as box:  # work left running may write after the reply: the next run sees it
+            box.run('import json, os, struct, threading, time\n' + _FIND_REPLY +
+                    'def late():\n    time.sleep(0.3); payload = json.dumps({"id": request_id + 1}).encode()\n'
+                    '    os.write(reply_fd, struct.pack(">I", len(payload)) + payload)\n'
+                    'threading.Thread(target=late, daemon=True).start()')
+            time.sleep(0.6)
+            result = box.run('1 + 1')
+            outcomes['reply_nobody_asked_for'] = f'{result.error} | {result.notes}'
+            outcomes['after_taint'] = last_line(box.run('1 + 1'))
     # 11. what the host reads back: regular files only, no symlink followed, no FIFO opened, a size cap
     with interp.Sandbox(require_isolation=True, write_paths=[shared], max_file_mb=1) as box:
         box.run(f'import os\nos.symlink("/etc/shadow", "plot.csv"); os.mkfifo("pipe"); os.symlink("/etc", "etc")\n'
@@ -269,7 +271,6 @@ def run_attacks(interp, workdir:str) -> dict:
             if route == 'threading_timer': outcomes['threading_timer_planting'] = last_line(planted)
             result = box.run(_VICTIM, timeout=3 if route == 'handler_that_waits' else 10)
             outcomes[f'forger_{route}'] = f'ok={result.ok} {last_line(result)} lost={result.state_lost}'
-    import warnings
     with warnings.catch_warnings():
         warnings.simplefilter('ignore')  # keep_background=True gives up the background layer, on purpose here
         with interp.Sandbox(timeout=10, keep_background=True) as box:

@@ -857,6 +857,26 @@ class _Kernel:
         asyncio.set_event_loop(get_asyncio_loop())
         self.loop_shared = True
 
+    def _event_loops(self) -> list:
+        "The event loops a cell may have used: IPython's (top-level `await`), the plain runner's, and the one set for this thread."
+        loops = [getattr(self.shell, 'loop', None)]
+        helpers = sys.modules.get('IPython.core.async_helpers')
+        if helpers is not None: loops.append(getattr(helpers, '_asyncio_event_loop', None))
+        events = sys.modules.get('asyncio.events')  # the policy as it is, without making one (or warning, on Python 3.14+)
+        local = getattr(getattr(events, '_event_loop_policy', None), '_local', None)
+        loops.append(getattr(local, '_loop', None))
+        return [loop for index, loop in enumerate(loops) if loop is not None and loop not in loops[:index]]
+
+    def _stop_default_executors(self):
+        "asyncio's own thread pool (`asyncio.to_thread`, `run_in_executor(None, ...)`) keeps idle threads: shut it down with the cell; asyncio makes a new one when it is next needed."
+        try:
+            for loop in self._event_loops():
+                executor = getattr(loop, '_default_executor', None)
+                if executor is None: continue
+                loop._default_executor = None  # not `shutdown_default_executor()`: after that, the loop refuses `to_thread` for good
+                executor.shutdown(wait=False)  # idle threads end now; one still running the cell's work counts as left running
+        except Exception: pass  # what the session did to asyncio is its own business: threads left running still restart it
+
     def _stop_script_loop(self):
         "`%%bash`, `%%script` and friends run their processes from an event loop on a thread of their own: end it with the cell, which made it."
         script_magics = getattr(getattr(self.shell, 'magics_manager', None), 'registry', {}).get('ScriptMagics')
@@ -879,6 +899,7 @@ class _Kernel:
                 if os.getpid() != self.pid: os._exit(0)  # a process the cell forked must not answer for it
                 self.stop_repeating()
                 self._stop_script_loop()
+                self._stop_default_executors()
             interrupted = isinstance(result.error_in_exec, KeyboardInterrupt)
         except KeyboardInterrupt as exception:  # the interrupt landed in IPython's own code, around the cell's
             interrupted = True
@@ -2171,36 +2192,62 @@ class SandboxPool:
         if max_sessions < 1: raise ValueError(f'max_sessions must be at least 1, not {max_sessions}')
         import collections
         self.max_sessions, self.idle_timeout, self.clock, self.sandbox_options = max_sessions, idle_timeout, clock, sandbox_options
-        self.sandboxes, self.last_used, self.lock = collections.OrderedDict(), {}, threading.Lock()
+        self.sandboxes, self.last_used, self.starting, self.lock = collections.OrderedDict(), {}, {}, threading.Lock()
 
-    def _expired(self, now:float) -> list:
-        "Take out the sandboxes idle past `idle_timeout` and the least recently used beyond `max_sessions` (lock held)."
-        stale = [key for key, used in self.last_used.items() if self.idle_timeout is not None and now - used > self.idle_timeout]
-        remaining = [key for key in self.sandboxes if key not in stale]  # least recently used first
-        return [self._remove(key) for key in [*stale, *remaining[:max(0, len(remaining) - self.max_sessions)]]]
+    def _expired(self, now:float, keep=None) -> list:
+        "Take out the sandboxes idle past `idle_timeout` (never one running a cell) and, beyond `max_sessions`, the least recently used, idle ones first (lock held)."
+        idle = lambda key: not self.sandboxes[key].busy
+        stale = [key for key, used in self.last_used.items()
+                 if self.idle_timeout is not None and now - used > self.idle_timeout and key != keep and idle(key)]
+        remaining = [key for key in self.sandboxes if key not in stale and key != keep]  # least recently used first
+        excess = len(remaining) + (keep in self.sandboxes) - self.max_sessions
+        victims = sorted(remaining, key=lambda key: not idle(key))[:max(0, excess)]  # a stable sort: idle ones, then busy ones
+        return [self._remove(key) for key in [*stale, *victims]]
 
     def _remove(self, key):
         self.last_used.pop(key, None)
         return self.sandboxes.pop(key)
 
+    def _take(self, key, now:float):
+        "The live sandbox of `key`, marked as just used, or None (lock held)."
+        sandbox = self.sandboxes.get(key)
+        if sandbox is not None and sandbox._closed: self._remove(key); sandbox = None  # closed by its user
+        if sandbox is not None:
+            self.sandboxes.move_to_end(key)
+            self.last_used[key] = now
+        return sandbox
+
     def get(self,
             key:str, # Whose session: a conversation, a user, a client
             create:bool=True, # Start one when `key` has none? (else return None)
            ) -> Sandbox|None:
-        "The sandbox for `key`, started if it has none and `create` is true."
-        with self.lock:
-            now = self.clock()
-            expired = self._expired(now)
-            sandbox = self.sandboxes.get(key)
-            if sandbox is not None and sandbox._closed: self._remove(key); sandbox = None  # closed by its user
-            if sandbox is None and create:
-                sandbox = self.sandboxes[key] = Sandbox(**self.sandbox_options)
-                expired += self._expired(now)
-            if sandbox is not None:
-                self.sandboxes.move_to_end(key)
-                self.last_used[key] = now
-        for old in expired: old.close()
-        return sandbox
+        "The sandbox for `key`, started if it has none and `create` is true (outside the pool's lock: a slow start holds up no other key)."
+        while True:
+            expired = []
+            try:
+                with self.lock:
+                    expired = self._expired(self.clock(), keep=key)
+                    sandbox = self._take(key, self.clock())
+                    if sandbox is not None or not create: return sandbox
+                    started = self.starting.get(key)
+                    mine = started is None
+                    if mine: started = self.starting[key] = threading.Event()
+            finally:
+                for old in expired: old.close()
+            if not mine:  # another thread is starting this key's sandbox: wait, then take it (or start one if that failed)
+                started.wait()
+                continue
+            try:
+                sandbox = Sandbox(**self.sandbox_options)
+                with self.lock:
+                    self.sandboxes[key] = sandbox
+                    self._take(key, self.clock())
+                    expired = self._expired(self.clock(), keep=key)
+            finally:
+                with self.lock: del self.starting[key]
+                started.set()
+            for old in expired: old.close()
+            return sandbox
 
     def close_idle(self):
         "Close the sandboxes unused for more than `idle_timeout` seconds now (`get` does this too)."
@@ -2218,7 +2265,7 @@ class SandboxPool:
         with self.lock: sandboxes, self.sandboxes, self.last_used = list(self.sandboxes.values()), type(self.sandboxes)(), {}
         for sandbox in sandboxes: sandbox.close()
 
-# %% ../nbs/04_interp.ipynb 165
+# %% ../nbs/04_interp.ipynb 166
 def sandbox_status() -> SandboxStatus:
     "Start a throw-away sandbox session and report which isolation layers this system gives it."
     with warnings.catch_warnings():
