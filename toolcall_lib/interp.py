@@ -1526,11 +1526,8 @@ class _Worker:
             remaining = settled - time.monotonic()
             if remaining <= 0: raise _FrameTimeout()
             spins += 1
-            if spins < 20: os.sched_yield()  # back in its loop within microseconds, normally
-            else:  # a frame came while the cell still runs: wait for the cell, waking at once for another frame
-                poller = select.poll()
-                poller.register(self.reader.fd, select.POLLIN)
-                poller.poll(max(1, min(math.ceil(remaining * 1000), 10, spins // 20)))
+            if spins <= 5: os.sched_yield()  # back in its loop within microseconds, normally
+            else: time.sleep(min(remaining, 0.00005 * (spins - 5), 0.005))  # or later, if it lost its CPU (or the cell still runs)
 
     def decode_reply(self, payload:bytes, request_id:int) -> dict:
         "The reply to request `request_id` from its frame; a frame with another id is one nobody asked for."
