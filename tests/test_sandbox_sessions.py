@@ -328,3 +328,19 @@ def test_asyncio_to_thread_keeps_the_session():
         assert box.run('import os; len(os.listdir("/proc/self/task"))').value == '1'
         left = box.run('import time\nasyncio.ensure_future(asyncio.to_thread(time.sleep, 3))\nawait asyncio.sleep(0.05)')
         assert left.state_lost and left.error.startswith('SandboxError: the cell left 1 thread(s) running')  # work still running is not spared
+
+
+def test_a_forked_host_process_closing_its_copy_leaves_the_parents_running_cell_alone():
+    # fork while another thread runs a cell: the child's copy of the sandbox's lock is held by a thread the child does not have
+    import os
+    with Sandbox() as box:
+        running = ThreadPoolExecutor(1).submit(box.run, 'import time; time.sleep(1.5)\n"parent\'s cell"')
+        time.sleep(0.3)
+        child = os.fork()
+        if child == 0:
+            try: box.close()  # must neither kill the parent's worker nor wait for a lock nobody will release
+            finally: os._exit(0)
+        began = time.monotonic()
+        os.waitpid(child, 0)
+        assert time.monotonic() - began < 1.0
+        assert running.result().value == '"parent\'s cell"' and box.run('1 + 1').value == '2'

@@ -98,9 +98,15 @@ def _wait_for(fd:int, events:int, deadline:float):
 # The worker's own references to what its request loop reads, writes and decodes frames with, taken when this file is loaded
 # (in the template, before any session exists): a cell that patches `os.write` or `json` does not reach the protocol.
 _os_read, _os_write = os.read, os.write
-_make_encoder, _make_scanner = getattr(json.encoder, 'c_make_encoder', None), getattr(json.scanner, 'c_make_scanner', None)
-_encode_json = None if _make_encoder is None else _make_encoder(None, None, json.encoder.encode_basestring_ascii, None, ':', ',', False, False, True)
-_scan_json = None if _make_scanner is None else _make_scanner(json.JSONDecoder())
+def _c_json() -> tuple:
+    "CPython's C JSON encoder (as `json.dumps(..., separators=(',', ':'))` makes it) and decoder, or None for each where missing."
+    try: encode = json.encoder.c_make_encoder(None, None, json.encoder.encode_basestring_ascii, None, ':', ',', False, False, True)
+    except (AttributeError, TypeError): encode = None  # no C accelerator, or another signature
+    try: scan = json.scanner.c_make_scanner(json.JSONDecoder())
+    except (AttributeError, TypeError): scan = None
+    return encode, scan
+
+_encode_json, _scan_json = _c_json()
 
 def _pack_frame(message:dict) -> bytes:
     "Encode `message` as a length-prefixed JSON frame."
@@ -1569,6 +1575,7 @@ class _Worker:
     def signal(self, signal_number:int):
         "Send `signal_number` to the worker (from any thread: `stop` cannot close its pidfd meanwhile)."
         import os, signal
+        if os.getpid() != self.owner: return  # a forked copy of the host must not signal its parent's sessions
         with self.handles:
             try:
                 if self.pidfd is not None: signal.pidfd_send_signal(self.pidfd, signal_number)
@@ -1953,6 +1960,7 @@ class Sandbox:
     def close(self):
         "Kill the worker (its scratch directory goes with it); a cell running in another thread ends at once, with an error. Safe to call twice."
         self._closed = True
+        if self._owner != os.getpid(): return  # a forked copy of the host: the session (and its lock's holder) is the parent's
         if not self._lock.acquire(blocking=False):  # a cell runs (in another thread): kill its worker rather than wait for the cell
             self._worker.signal(signal.SIGKILL)
             self._lock.acquire()  # the run sees its worker gone and returns, without starting another (the sandbox is closed)
