@@ -4,7 +4,7 @@
 measured from inside the sandbox and checked from the host; `expected_outcomes` says what each must be.
 
 Only the standard library and the interp module under test are used, so the file also runs outside pytest."""
-import gc, json, os, resource, socket, stat, sys, tempfile, time
+import gc, json, os, resource, socket, stat, sys, tempfile, time, warnings
 
 SECRET = 'sk-other-session-' + 'x9' * 8  # another session's API key: no other session may find it
 OUT_OF_MEMORY = ('MemoryError: the session reached its memory limit (320 MiB for all its processes, shared memory and '
@@ -135,12 +135,14 @@ def run_attacks(interp, workdir:str) -> dict:
         outcomes['processes'] = last_line(box.run('sorted(p for p in os.listdir("/proc") if p.isdigit())'))
         outcomes['hostname'] = last_line(box.run('os.uname().nodename'))
         outcomes['etc'] = last_line(box.run('sorted(os.listdir("/etc"))'))
-    # 9. a reply frame built to make the host allocate: refused before it is decoded
+    # 9. a reply frame built to make the host allocate: refused before it is decoded (sent as the loop's own reply, by a cell
+    # that rewrote the worker's `_pack_frame`: a frame sent by anything else is never decoded at all)
     with interp.Sandbox(require_isolation=True, timeout=10) as box:
         before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-        code = ('import os, struct, json\npayload = b"{\\"id\\":%d,\\"value\\":[" + b"[],"*(5 << 20) + b"[]]}"\n'
-                'for fd in range(3, 10):\n    try: os.write(fd, struct.pack(">I", len(payload)) + payload)\n    except OSError: pass\n'
-                'import time; time.sleep(5)') % (box._worker.requests + 1)
+        code = ('import sys\nworker = sys.modules["toolcall_sandbox_worker"]\n'
+                'def bomb(reply):\n    payload = b\'{"id":\' + str(reply["id"]).encode() + b\',"value":[\' + b"[],"*(5 << 20) + b"[]]}"\n'
+                '    return len(payload).to_bytes(4, "big") + payload\n'
+                'worker._pack_frame = bomb')
         result = box.run(code)
         outcomes['amplification_frame'] = result.error
         outcomes['amplification_rss_mb'] = str((resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) // 1024 < 100)
@@ -162,11 +164,19 @@ def run_attacks(interp, workdir:str) -> dict:
         own = ('import os, struct, json\npayload = json.dumps({"id": %d, "value": "\'mine\'"}).encode()\n'
                'for fd in range(3, 10):\n    try: os.write(fd, struct.pack(">I", len(payload)) + payload)\n    except OSError: pass\n'
                '"real"') % (box._worker.requests + 1)
-        box.run(own)  # the cell answers itself first: its own business, but the real reply is then one nobody asked for
-        time.sleep(0.3)  # the real reply is in the pipe by now (without the pause it is found while waiting for the next one)
-        result = box.run('1 + 1')
-        outcomes['reply_nobody_asked_for'] = f'{result.error} | {result.notes}'
-        outcomes['after_taint'] = last_line(box.run('1 + 1'))
+        result = box.run(own)  # the cell answers itself first: ignored, the loop's reply is the result, and the session is not trusted
+        outcomes['cell_answering_itself'] = f'{last_line(result)} lost={result.state_lost}'
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')  # keep_background=True gives up the background layer, on purpose here
+        with interp.Sandbox(timeout=10, keep_background=True) as box:  # work left running may write after the reply: the next run sees it
+            box.run('import json, os, struct, threading, time\n' + _FIND_REPLY +
+                    'def late():\n    time.sleep(0.3); payload = json.dumps({"id": request_id + 1}).encode()\n'
+                    '    os.write(reply_fd, struct.pack(">I", len(payload)) + payload)\n'
+                    'threading.Thread(target=late, daemon=True).start()')
+            time.sleep(0.6)
+            result = box.run('1 + 1')
+            outcomes['reply_nobody_asked_for'] = f'{result.error} | {result.notes}'
+            outcomes['after_taint'] = last_line(box.run('1 + 1'))
     # 11. what the host reads back: regular files only, no symlink followed, no FIFO opened, a size cap
     with interp.Sandbox(require_isolation=True, write_paths=[shared], max_file_mb=1) as box:
         box.run(f'import os\nos.symlink("/etc/shadow", "plot.csv"); os.mkfifo("pipe"); os.symlink("/etc", "etc")\n'
@@ -190,7 +200,7 @@ def run_attacks(interp, workdir:str) -> dict:
     # 13. red team: the worker's own guards rewritten by the code; what the host reads back as root; kernel interfaces
     with interp.Sandbox(require_isolation=True, timeout=10) as box:
         patch = ('import json, os, struct, sys, threading, time\nworker = sys.modules["toolcall_sandbox_worker"]\n'
-                 'worker._leftover_threads = lambda wait=0.2: 0; worker._end_child_processes = lambda: None\n'
+                 'worker._leftover_threads = lambda wait=0.2: 0; worker._end_child_processes = lambda: None; worker._thread_count = lambda: 1\n'
                  + _FIND_REPLY +
                  'def forge():\n    time.sleep(0.5)\n    payload = json.dumps({"id": request_id + 1, "value": "\'forged\'"}).encode()\n'
                  '    os.write(reply_fd, struct.pack(">I", len(payload)) + payload)\n'
@@ -202,9 +212,8 @@ def run_attacks(interp, workdir:str) -> dict:
         result = box.run('import os, sys\nsys.modules["toolcall_sandbox_worker"]._end_child_processes = lambda: None\n'
                          'if os.fork() == 0:\n    import time; time.sleep(60)\n"forked"')
         outcomes['process_left_by_patched_worker'] = f'{last_line(result)} | state_lost={result.state_lost}'
-        result = box.run('import os, struct\n' + _FIND_REPLY +
-                         'payload = b\'{"id":"\' + b"x" * 10_000_000 + b\'"}\'\nos.write(reply_fd, struct.pack(">I", len(payload)) + payload)\n'
-                         'import time; time.sleep(3)')
+        result = box.run('import sys\nworker = sys.modules["toolcall_sandbox_worker"]\n'  # the loop's own reply, rewritten
+                         'worker._pack_frame = lambda reply: (lambda payload: len(payload).to_bytes(4, "big") + payload)(b\'{"id":"\' + b"x" * 10_000_000 + b\'"}\')')
         outcomes['forged_id_of_10_mb'] = f'{len(result.error) < 300} {result.error[:100]}'
         outcomes['worker_fds'] = last_line(box.run(
             'import os; [os.readlink(f"/proc/self/fd/{fd}").split(":")[0] for fd in sorted(map(int, os.listdir("/proc/self/fd"))) if os.path.lexists(f"/proc/self/fd/{fd}")]'))
@@ -253,6 +262,23 @@ def run_attacks(interp, workdir:str) -> dict:
         with interp.Sandbox(require_isolation=True, env={'BIG': 'x' * 300_000}) as big:
             outcomes['big_config'] = last_line(big.run('import os; len(os.environ["BIG"])'))
         outcomes['first_survives'] = f'{last_line(first.run("1 + 1"))} same_pid={first._worker.pid == pid}'
+    # 14. code an earlier cell leaves behind cannot answer for a later one: each route plants a forger, then a later cell raises
+    # SystemExit; the host must report that, never the forged value (`forged` ignored, the session restarted), or the plant fails
+    with interp.Sandbox(require_isolation=True, timeout=10) as box:
+        for route, plant in _PLANTS.items():
+            box.reset()
+            planted = box.run(_FORGER + plant)
+            if route == 'threading_timer': outcomes['threading_timer_planting'] = last_line(planted)
+            result = box.run(_VICTIM, timeout=3 if route == 'handler_that_waits' else 10)
+            outcomes[f'forger_{route}'] = f'ok={result.ok} {last_line(result)} lost={result.state_lost}'
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')  # keep_background=True gives up the background layer, on purpose here
+        with interp.Sandbox(timeout=10, keep_background=True) as box:
+            for route, plant in _BACKGROUND_PLANTS.items():
+                box.reset()
+                box.run(_FORGER + plant)
+                result = box.run(_VICTIM)
+                outcomes[f'forger_{route}'] = f'ok={result.ok} {last_line(result)} lost={result.state_lost}'
     return outcomes
 
 
@@ -261,6 +287,44 @@ def run_attacks(interp, workdir:str) -> dict:
 _FIND_REPLY = ('import sys\nfor frame in sys._current_frames().values():  # one statement: IPython ends a statement\'s frame\n'
                '    while frame.f_code.co_name != "_serve": frame = frame.f_back\n'
                '    reply_fd, request_id = frame.f_locals["reply_fd"], frame.f_locals["request"]["id"]\n')
+
+
+_FORGER = ('import gc, json, os, signal, struct, sys, threading, time\n'
+           'for frame in sys._current_frames().values():  # the loop\'s frame: its pipes and the request it runs\n'
+           '    while frame.f_code.co_name != "_serve": frame = frame.f_back\n'
+           '    reply_fd, request_fd, request_id = frame.f_locals["reply_fd"], frame.f_locals["request_fd"], frame.f_locals["request"]["id"]\n'
+           'def forged_frame():\n    payload = json.dumps({"id": request_id + 1, "value": "\'forged\'"}).encode()\n'
+           '    return struct.pack(">I", len(payload)) + payload\n'
+           'def forge(*args): os.write(reply_fd, forged_frame())\n')
+_VICTIM = 'import time; time.sleep(1)\nraise SystemExit(3)'
+_IN_LOOP = ('def in_loop():\n    frame = sys._getframe()\n'
+            '    while frame and frame.f_code.co_name not in ("_write_all", "_pack_frame", "_thread_count"): frame = frame.f_back\n'
+            '    return frame is not None\n')
+_PLANTS = {  # how an earlier cell can leave code that runs during a later one
+    'timer_handler': 'signal.signal(signal.SIGALRM, forge); signal.setitimer(signal.ITIMER_REAL, 0.5)',
+    'handler_that_waits': 'def forge_and_wait(*args): forge(); os.read(request_fd, 1)  # then looks like the loop waiting for a request\n'
+                          'signal.signal(signal.SIGALRM, forge_and_wait); signal.setitimer(signal.ITIMER_REAL, 0.5)',
+    'handler_hides_reply': 'null, kept = os.open("/dev/null", os.O_WRONLY), os.dup(reply_fd)  # a copy keeps the pipe open\n'
+                           'def forge_and_hide(*args): forge(); os.dup2(null, reply_fd)  # the loop\'s own reply then goes nowhere\n'
+                           'signal.signal(signal.SIGALRM, forge_and_hide); signal.setitimer(signal.ITIMER_REAL, 0.5)',
+    'trace_function': _IN_LOOP + 'def tracer(frame, event, arg):\n    if event == "call" and in_loop(): forge()\nsys.settrace(tracer)',
+    'gc_callback': _IN_LOOP + 'gc.callbacks.append(lambda phase, info: forge() if in_loop() else None); gc.set_threshold(10)',
+    'audit_hook': 'kills = []\ndef hook(event, args):\n    if event == "os.kill":  # the worker ends the cell\'s processes\n'
+                  '        kills.append(1)\n        if len(kills) == 2: forge()  # at the end of the next cell\nsys.addaudithook(hook)',
+    'window_fought': 'calls = []\ndef hook(event, args):\n    if event == "sys.settrace" and sys._getframe(1).f_code.co_name == "_shut_window":\n'
+                     '        calls.append(1)\n        if len(calls) == 2: signal.signal(signal.SIGALRM, forge)  # a handler back, mid-shutting\n'
+                     'sys.addaudithook(hook); sys.settrace(lambda *args: None)',
+    'patched_os_write': 'real_write, replies = os.write, []\ndef write(fd, data):\n    if fd == reply_fd:\n        replies.append(1)\n'
+                        '        if len(replies) == 2: data = forged_frame()\n    return real_write(fd, data)\nos.write = write',
+    'patched_stdout': 'class Forger:\n    def write(self, text): forge(); return len(text)\n    def flush(self): pass\nsys.stdout = sys.stderr = Forger()',
+    'hidden_worker': 'import ctypes; ctypes.CDLL(None).prctl(4, 0, 0, 0, 0)  # not dumpable: /proc/<pid>/syscall needs ptrace rights now',
+    'threading_timer': 'threading.Timer(0.5, forge).start()',
+    'forked_child': 'if os.fork() == 0:\n    time.sleep(0.5); forge(); os._exit(0)',
+}
+_BACKGROUND_PLANTS = {  # with keep_background=True work left running goes on into later cells: it still cannot answer for one
+    'background_thread': 'threading.Thread(target=lambda: (time.sleep(0.5), forge()), daemon=True).start()',
+    'background_child': 'if os.fork() == 0:\n    time.sleep(0.5); forge(); os._exit(0)',
+}
 
 
 def expected_outcomes(workdir:str, root:bool, paths:str) -> dict:
@@ -319,13 +383,15 @@ def expected_outcomes(workdir:str, root:bool, paths:str) -> dict:
         'etc': "['alternatives', 'group', 'hostname', 'hosts', 'ld.so.cache', 'localtime', 'nsswitch.conf', 'passwd']",
         'amplification_frame': 'SandboxError: the sandbox sent an invalid reply (frame holds more than 512 JSON arrays, objects and elements)',
         'amplification_rss_mb': 'True',
-        'background_forker': "'started' | the cell left 1 thread(s) running: nothing a cell starts may outlive it, so the session was restarted (all variables, imports and files were lost)",
+        'background_forker': 'SandboxError: the cell left 1 thread(s) running after it returned, so its output is not shown (those threads could have written it) '
+                             '| the cell left 1 thread(s) running: nothing a cell starts may outlive it, so the session was restarted (all variables, imports and files were lost)',
         'after_background_forker': "['1']",
         'forger_thread': 'state_lost=True',
         'cell_after_forger': 'ok=False SystemExit: 3',
         'reply_nobody_asked_for': 'SandboxError: the sandbox wrote to its reply pipe after its last cell had returned, so its replies '
                                   "cannot be trusted; the code was not run | ('the session was restarted (a reply nobody asked for): all variables, imports and files were lost',)",
         'after_taint': '2',
+        'cell_answering_itself': "'real' lost=True",
         'read_symlink_scratch': "OSError: [Errno 40] Too many levels of symbolic links: 'plot.csv'",
         'read_symlink_write_path': "OSError: [Errno 40] Too many levels of symbolic links: 'plot.csv'",
         'read_through_dir_symlink': "NotADirectoryError: [Errno 20] Not a directory: 'root'",
@@ -367,6 +433,23 @@ def expected_outcomes(workdir:str, root:bool, paths:str) -> dict:
         'fd0': "('/dev/null', '/dev/null')",
         'big_config': '300000',
         'first_survives': '2 same_pid=True',
+        'forger_timer_handler': 'ok=False SystemExit: 3 lost=True',  # the forged frame is ignored, the cell's own result shown, the session restarted
+        'forger_handler_that_waits': 'ok=False TimeoutError: the code ran past the 3 s limit and was interrupted lost=True',
+        'forger_handler_hides_reply': 'ok=False SandboxError: the sandbox worker cannot be checked any more (its reply descriptor no '
+                                      'longer leads to the host), so its reply cannot be trusted lost=True',
+        'forger_trace_function': 'ok=False SystemExit: 3 lost=False',  # switched off while the worker replies: it never ran there
+        'forger_gc_callback': 'ok=False SystemExit: 3 lost=False',
+        'forger_audit_hook': 'ok=False SystemExit: 3 lost=True',  # ran before the reply (ending the cell's processes): its frame is ignored
+        'forger_window_fought': 'ok=False SandboxError: code left in the session turned a signal handler, the garbage collector or a trace '
+                                'function back on while the worker was switching them off after the cell, so its reply cannot be trusted lost=True',
+        'forger_patched_os_write': 'ok=False SystemExit: 3 lost=False',  # the worker writes with its own os.write
+        'forger_patched_stdout': 'ok=False SystemExit: 3 lost=False',  # each cell gets its own sys.stdout
+        'forger_hidden_worker': 'ok=False SystemExit: 3 lost=False',  # the host (root, or the owner of the session's user namespace) still reads it
+        'threading_timer_planting': 'SandboxError: the cell left 1 thread(s) running after it returned, so its output is not shown (those threads could have written it)',
+        'forger_threading_timer': 'ok=False SystemExit: 3 lost=False',  # the timer's thread ended with the planting cell's session
+        'forger_forked_child': 'ok=False SystemExit: 3 lost=False',  # killed when the planting cell ended
+        'forger_background_thread': 'ok=False SystemExit: 3 lost=True',
+        'forger_background_child': 'ok=False SystemExit: 3 lost=True',
     }
 
 

@@ -41,7 +41,7 @@ def test_every_layer_is_active(sandbox):
     assert status.missing == []
     assert {layer.name for layer in status.layers} == {'process', 'namespaces', 'filesystem', 'unprivileged_user', 'nested_namespaces',
         'landlock_fs', 'landlock_net', 'landlock_scope', 'seccomp', 'memory', 'disk', 'cpu', 'processes', 'files', 'no_new_privs',
-        'environment', 'background'}
+        'environment', 'background', 'replies'}
 
 
 # --- the attacks of issue 10, and more of the same kinds (also run as an unprivileged user) -----------
@@ -339,32 +339,24 @@ def test_forged_oversized_frame_restarts_the_worker(sandbox):
     sandbox.run(SETUP)
 
 
-FORGE = ('import json, struct\n'
-         'def forge(payload):  # write `payload` as a frame on every fd that takes it: one of them is the reply pipe\n'
-         '    for fd in range(3, 10):\n'
-         '        try: os.write(fd, struct.pack(">I", len(payload)) + payload)\n'
-         '        except OSError: pass')
-
-
 @pytest.mark.parametrize('payload, problem', [
-    ('json.dumps({"id": NEXT, "images": {"mime": "image/png"}}).encode()', 'images is not a list'),
-    ('json.dumps({"id": NEXT, "images": 5}).encode()', 'images is not a list'),
-    ('json.dumps({"id": NEXT, "value": ["not", "a", "string"]}).encode()', 'value is not a string'),
+    ('json.dumps({"id": reply["id"], "images": {"mime": "image/png"}}).encode()', 'images is not a list'),
+    ('json.dumps({"id": reply["id"], "images": 5}).encode()', 'images is not a list'),
+    ('json.dumps({"id": reply["id"], "value": ["not", "a", "string"]}).encode()', 'value is not a string'),
     ('b"[" * 50_000', 'frame holds more than 512 JSON arrays, objects and elements'),
     ('b"[" + b"1," * 100_000 + b"1]"', 'frame holds more than 512 JSON arrays, objects and elements'),
 ])
 def test_forged_reply_of_the_wrong_shape_restarts_the_worker(sandbox, payload, problem):
-    # the code answers its own request with a reply the host must not trust: a clear error, never a crash of the host
-    sandbox.run(FORGE)
-    next_request = sandbox._worker.requests + 1
-    result = sandbox.run(f'forge({payload.replace("NEXT", str(next_request))})\nimport time; time.sleep(5)', timeout=8)
+    # a cell rewrites how the worker packs its replies (the one way left to put words in the loop's mouth): whatever the
+    # reply then holds, the host checks it field by field; a clear error, never a crash of the host
+    code = ('import json, sys\ndef forged(reply):\n    payload = ' + payload + '\n    return len(payload).to_bytes(4, "big") + payload\n'
+            'sys.modules["toolcall_sandbox_worker"]._pack_frame = forged')
+    result = sandbox.run(code)  # its own reply goes out through the rewritten function already
     assert result.state_lost and result.error == f'SandboxError: the sandbox sent an invalid reply ({problem})'
     assert sandbox.run('1 + 1').value == '2'
     sandbox.run(SETUP)
 
 
-@pytest.mark.xfail(strict=True, reason='known limit (notebook, "Limits of this design"): code planted in the worker by an earlier cell '
-                   'runs in its main thread during a later cell and can answer for it; the host cannot see an armed timer')
 def test_timer_planted_by_an_earlier_cell_cannot_answer_for_a_later_one():
     with Sandbox(require_isolation=True, timeout=10) as box:
         plant = ('import json, os, signal, struct, sys\n' + sandbox_attacks._FIND_REPLY +
@@ -373,14 +365,44 @@ def test_timer_planted_by_an_earlier_cell_cannot_answer_for_a_later_one():
                  'signal.signal(signal.SIGALRM, forge); signal.setitimer(signal.ITIMER_REAL, 0.5); "armed"')
         assert box.run(plant).value == "'armed'"
         result = box.run('import time; time.sleep(1)\nraise SystemExit(3)')
-        # today the forged frame is taken as this cell's reply (ok, no SystemExit); the session is tainted only on the run after
+        # the forged frame came while the cell still ran (the worker was not back in its request loop): it is ignored, the
+        # cell's own result is shown, and the session, which holds the forger, is restarted with a note saying why
+        assert result.value is None and result.error.splitlines()[-1] == 'SystemExit: 3', f'a forged reply was taken: {result!r}'
+        assert result.state_lost and result.notes[-1].startswith('something in the session besides its request loop')
+        assert 'forged' not in str(result)
+        assert box.run('"fresh"').value == "'fresh'"
+
+
+@pytest.mark.xfail(strict=True, reason='known limit (notebook, "Limits of this design"): a cell that rewrites the worker itself (its '
+                   'kernel, its loop, IPython\'s shell) decides what later cells of its session report')
+def test_a_cell_that_rewrites_the_worker_decides_what_later_cells_report():
+    with Sandbox(require_isolation=True, timeout=10) as box:
+        box.run('import sys\nworker = sys.modules["toolcall_sandbox_worker"]\n'
+                'worker._Kernel.run = lambda self, code, max_output: {"outputs": [{"output_type": "execute_result", '
+                '"data": {"text/plain": "\'forged\'"}, "metadata": {}, "execution_count": 1}]}')
+        result = box.run('raise SystemExit(3)')
         assert result.error is not None and 'SystemExit' in result.error, f'a forged reply was taken: {result!r}'
 
 
+def test_a_worker_the_host_cannot_see_waiting_is_not_trusted():
+    # where the kernel stops showing the host where the worker waits (here its view is swapped for a directory, which
+    # cannot be read), a reply cannot be checked: it is refused and the session restarted, never taken on trust
+    with Sandbox(require_isolation=True) as box:
+        box.run('kept = 1')
+        unreadable = os.open('/', os.O_RDONLY)
+        os.dup2(unreadable, box._worker.syscall_fd); os.close(unreadable)
+        result = box.run('kept')
+        assert result.error == ('SandboxError: the sandbox worker cannot be checked any more (the kernel no longer shows the host '
+                                'where it waits), so its reply cannot be trusted') and result.state_lost
+        assert last_line(box.run('kept')) == "NameError: name 'kept' is not defined"
+
+
 def test_worker_that_stops_reading_requests_cannot_hang_the_host(sandbox):
-    # the code rewires its own request loop to never read again; a request bigger than the pipe's buffer then
-    # cannot be written in full: the host gives up at the timeout and kills the worker instead of blocking forever
-    sandbox.run('import time\nsys.modules["toolcall_sandbox_worker"]._FrameReader.read = lambda self, deadline=None: time.sleep(10**6)')
+    # the code rewires its own request loop to read one more byte and then never again; a request bigger than the pipe's
+    # buffer then cannot be written in full: the host gives up at the timeout and kills the worker instead of blocking forever
+    rewired = sandbox.run('import time\nworker = sys.modules["toolcall_sandbox_worker"]\nreal_read = worker._os_read\n'
+                          'worker._os_read = lambda fd, size: (real_read(fd, 1), time.sleep(10**6))')
+    assert rewired.ok and not rewired.state_lost  # its loop was seen waiting for the next request, reading it
     started = time.monotonic()
     result = sandbox.run('x = 1  # ' + 'y' * 200_000, timeout=1)
     assert result.timed_out and result.state_lost and time.monotonic() - started < 8

@@ -201,3 +201,146 @@ def test_a_failed_restart_never_writes_to_a_reused_descriptor(tmp_path):
         finally:
             for handle in handles: handle.close()
         assert all(victim.read_bytes() == b'' for victim in victims)
+
+
+# --- review findings on SandboxPool and Sandbox (each failed on the code before its fix) --------------------
+
+from toolcall_lib import interp
+from toolcall_lib.interp import SandboxPool, SandboxError
+import threading
+
+
+def slow_sandboxes(monkeypatch, seconds:float, fail:bool=False) -> list:
+    "Make every `Sandbox` the pool starts take `seconds` (or fail after them); return the list of those started."
+    started, real = [], interp.Sandbox
+    def start(**options):
+        time.sleep(seconds)
+        if fail: raise SandboxError('this start fails')
+        started.append(real(**options))
+        return started[-1]
+    monkeypatch.setattr(interp, 'Sandbox', start)
+    return started
+
+
+def test_pool_starts_a_sandbox_without_holding_up_other_keys(monkeypatch):
+    with SandboxPool() as pool:
+        pool.get('fast')  # already running: taking it must not wait for another key's start
+        slow_sandboxes(monkeypatch, 1.5)
+        slow = threading.Thread(target=pool.get, args=('slow',)); slow.start()
+        time.sleep(0.2)
+        began = time.monotonic()
+        assert pool.get('fast').run('1 + 1').value == '2'
+        assert time.monotonic() - began < 1.0  # it used to wait for the lock the slow start held
+        slow.join()
+        assert 'slow' in pool
+
+
+def test_pool_starts_one_sandbox_per_key_when_threads_ask_at_once(monkeypatch):
+    started = slow_sandboxes(monkeypatch, 0.5)
+    with SandboxPool() as pool, ThreadPoolExecutor(4) as threads:
+        got = list(threads.map(lambda _: pool.get('same'), range(4)))
+        assert len(started) == 1 and all(sandbox is started[0] for sandbox in got) and len(pool) == 1
+
+
+def test_pool_closes_what_it_evicted_even_when_a_start_fails(monkeypatch):
+    now = [0.0]
+    with SandboxPool(max_sessions=1, idle_timeout=10, clock=lambda: now[0]) as pool:
+        old = pool.get('old')
+        now[0] = 11  # idle past the timeout: taken out on the next get
+        slow_sandboxes(monkeypatch, 0, fail=True)
+        with pytest.raises(SandboxError, match='this start fails'): pool.get('new')
+        assert old._closed and old._worker.pid is None and len(pool) == 0  # it used to be dropped without being closed
+
+
+def test_pool_never_closes_a_sandbox_running_a_cell_as_idle():
+    now = [0.0]
+    with SandboxPool(max_sessions=2, idle_timeout=1, clock=lambda: now[0]) as pool:
+        busy = pool.get('busy')
+        running = ThreadPoolExecutor(1).submit(busy.run, 'import time; time.sleep(1)\n"finished"')
+        time.sleep(0.3)
+        now[0] = 5
+        pool.close_idle()
+        assert 'busy' in pool and not busy._closed  # it used to be closed in the middle of its cell
+        assert running.result().value == "'finished'"
+        pool.get('second'); busy2 = pool.get('busy')
+        running = ThreadPoolExecutor(1).submit(busy2.run, 'import time; time.sleep(1)\n"finished"')
+        time.sleep(0.3)
+        pool.get('third')  # over max_sessions: the idle one goes, not the one running a cell
+        assert 'busy' in pool and 'second' not in pool and running.result().value == "'finished'"
+
+
+def test_close_from_another_thread_ends_the_running_cell_at_once():
+    box = Sandbox(timeout=60)
+    running = ThreadPoolExecutor(1).submit(box.run, 'import time; time.sleep(30)')
+    time.sleep(0.5)
+    began = time.monotonic()
+    box.close()
+    assert time.monotonic() - began < 5  # it used to wait for the cell (30 s)
+    result = running.result(timeout=5)
+    assert result.error == 'SandboxClosedError: the sandbox was closed while the cell ran' and result.state_lost
+    assert box._closed and box._worker.pid is None  # no restart brought it back to life
+    with pytest.raises(interp.SandboxClosedError): box.run('1')
+
+
+def test_a_forked_host_process_cannot_use_its_parents_sandbox():
+    import os
+    with Sandbox() as box:
+        box.run('kept = "parent"'); box.write_file('note.txt', b'parent')
+        reader, writer = os.pipe()
+        child = os.fork()
+        if child == 0:
+            try:
+                outcomes = []
+                for action in (lambda: box.run('kept'), lambda: box.read_file('note.txt'), lambda: box.write_file('x', b'x'),
+                               box.files, box.reset):
+                    try: outcomes.append(f'ran: {action()!r}')
+                    except SandboxError as error: outcomes.append(str(error))
+                os.write(writer, '\n'.join(outcomes).encode())
+            finally: os._exit(0)
+        os.close(writer)
+        with os.fdopen(reader) as pipe: outcomes = pipe.read().splitlines()
+        os.waitpid(child, 0)
+        assert outcomes == [f'this sandbox belongs to process {os.getpid()}, which this process was forked from: its session is not '
+                            "this process's to use; create a new Sandbox here"] * 5  # the child used to run cells in it
+        assert box.run('kept').value == "'parent'" and box.read_file('note.txt') == b'parent'
+
+
+def test_a_reply_waiting_at_the_deadline_is_not_a_timeout(monkeypatch):
+    # the host looks at the pipe late (a busy machine): the reply came in time, so the cell did not time out
+    real_wait, late = interp._wait_for, []
+    def wait_late(fd, events, deadline):
+        if not late: late.append(1); time.sleep(0.5)
+        return real_wait(fd, events, deadline)
+    with Sandbox() as box:
+        box.run('kept = 1')
+        monkeypatch.setattr(interp, '_wait_for', wait_late)
+        result = box.run('kept + 1', timeout=0.2)
+        assert (result.value, result.timed_out, result.error) == ('2', False, None)  # it used to say it timed out
+
+
+def test_asyncio_to_thread_keeps_the_session():
+    # asyncio's own thread pool idles between calls; it is shut down with the cell instead of costing the session
+    with Sandbox() as box:
+        box.run('import asyncio\nkept = 1')
+        result = box.run('await asyncio.to_thread(sum, [1, 2])')
+        assert (result.value, result.state_lost, result.notes) == ('3', False, ())  # it used to restart the session
+        assert box.run('loop = asyncio.get_event_loop()\nkept, await loop.run_in_executor(None, max, 3, 4)').value == '(1, 4)'
+        assert box.run('import os; len(os.listdir("/proc/self/task"))').value == '1'
+        left = box.run('import time\nasyncio.ensure_future(asyncio.to_thread(time.sleep, 3))\nawait asyncio.sleep(0.05)')
+        assert left.state_lost and left.error.startswith('SandboxError: the cell left 1 thread(s) running')  # work still running is not spared
+
+
+def test_a_forked_host_process_closing_its_copy_leaves_the_parents_running_cell_alone():
+    # fork while another thread runs a cell: the child's copy of the sandbox's lock is held by a thread the child does not have
+    import os
+    with Sandbox() as box:
+        running = ThreadPoolExecutor(1).submit(box.run, 'import time; time.sleep(1.5)\n"parent\'s cell"')
+        time.sleep(0.3)
+        child = os.fork()
+        if child == 0:
+            try: box.close()  # must neither kill the parent's worker nor wait for a lock nobody will release
+            finally: os._exit(0)
+        began = time.monotonic()
+        os.waitpid(child, 0)
+        assert time.monotonic() - began < 1.0
+        assert running.result().value == '"parent\'s cell"' and box.run('1 + 1').value == '2'

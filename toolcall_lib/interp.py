@@ -4,7 +4,7 @@
 
 # %% ../nbs/04_interp.ipynb 2
 from __future__ import annotations
-import ast, atexit, base64, builtins, ctypes, functools, io, itertools, json, linecache, math, os, re
+import ast, atexit, base64, builtins, ctypes, functools, gc, io, itertools, json, linecache, math, os, re
 import select, signal, stat, struct, sys, threading, time, traceback, types, warnings, weakref
 from dataclasses import dataclass, replace
 
@@ -87,24 +87,47 @@ class _UnrequestedFrame(_FrameViolation): "The worker sent a frame nobody asked 
 _LONGEST_WAIT_MS = 86_400_000  # poll() takes a C int of milliseconds: a later deadline is waited for a day at a time
 
 def _wait_for(fd:int, events:int, deadline:float):
-    "Wait until `fd` is ready for `events` (`select.POLLIN` or `POLLOUT`); raise `_FrameTimeout` once `deadline` passes."
+    "Wait until `fd` is ready for `events` (`select.POLLIN` or `POLLOUT`); raise `_FrameTimeout` if it is still not ready once `deadline` passed."
     poller = select.poll()
     poller.register(fd, events)
     while True:
-        remaining = deadline - time.monotonic()
-        if remaining <= 0: raise _FrameTimeout()
+        remaining = max(deadline - time.monotonic(), 0)  # looked at once more when the deadline has passed: a frame already there counts
         if poller.poll(math.ceil(min(remaining * 1000, _LONGEST_WAIT_MS))): return  # ready, or hung up: the read or write says which
+        if remaining == 0: raise _FrameTimeout()
+
+# The worker's own references to what its request loop reads, writes and decodes frames with, taken when this file is loaded
+# (in the template, before any session exists): a cell that patches `os.write` or `json` does not reach the protocol.
+_os_read, _os_write = os.read, os.write
+def _c_json() -> tuple:
+    "CPython's C JSON encoder (as `json.dumps(..., separators=(',', ':'))` makes it) and decoder, or None for each where missing."
+    try: encode = json.encoder.c_make_encoder(None, None, json.encoder.encode_basestring_ascii, None, ':', ',', False, False, True)
+    except (AttributeError, TypeError): encode = None  # no C accelerator, or another signature
+    try: scan = json.scanner.c_make_scanner(json.JSONDecoder())
+    except (AttributeError, TypeError): scan = None
+    return encode, scan
+
+_encode_json, _scan_json = _c_json()
 
 def _pack_frame(message:dict) -> bytes:
     "Encode `message` as a length-prefixed JSON frame."
-    payload = json.dumps(message, separators=(',', ':')).encode()  # ASCII with \u escapes: lone surrogates survive
-    return struct.pack('>I', len(payload)) + payload
+    text = json.dumps(message, separators=(',', ':')) if _encode_json is None else ''.join(_encode_json(message, 0))
+    payload = text.encode()  # ASCII with \u escapes: lone surrogates survive
+    return len(payload).to_bytes(4, 'big') + payload
+
+def _decode_json(payload:bytes):
+    "The JSON value `payload` holds, decoded as `json.loads` would (`ValueError` if it holds anything else)."
+    if _scan_json is None: return json.loads(payload)
+    text = payload.decode()
+    try: value, end = _scan_json(text, 0)
+    except StopIteration: raise ValueError('no JSON value at the start') from None
+    if end != len(text): raise ValueError(f'extra data after the JSON value, at character {end}')
+    return value
 
 def _write_all(fd:int, data:bytes, deadline:float|None=None):
     "Write all of `data` to `fd`; if `fd` is non-blocking and its pipe stays full until `deadline`, raise `_FrameTimeout`."
     view = memoryview(data)
     while view:
-        try: view = view[os.write(fd, view):]
+        try: view = view[_os_write(fd, view):]
         except BlockingIOError: _wait_for(fd, select.POLLOUT, math.inf if deadline is None else deadline)  # the reader is behind
 
 # %% ../nbs/04_interp.ipynb 37
@@ -124,16 +147,30 @@ class _FrameReader:
     def __init__(self, fd:int, limit:int=1<<24, max_elements:int|None=None):
         self.fd, self.limit, self.max_elements, self.buffer = fd, limit, max_elements, bytearray()
 
-    def _complete_frame(self):
+    def _complete_payload(self) -> bytes|None:
         if len(self.buffer) < 4: return None
         size = int.from_bytes(self.buffer[:4], 'big')
         if size > self.limit: raise _FrameViolation(f'frame of {size} bytes is over the {self.limit} byte limit')
         if len(self.buffer) < 4 + size: return None
         payload = bytes(self.buffer[4:4+size])
         del self.buffer[:4+size]
+        return payload
+
+    def read_payload(self, deadline:float|None=None) -> bytes:
+        "The next frame's payload, not yet decoded; raise `_FrameTimeout` at `deadline` (a `time.monotonic` value), `EOFError` on close."
+        while True:
+            payload = self._complete_payload()
+            if payload is not None: return payload
+            if deadline is not None: _wait_for(self.fd, select.POLLIN, deadline)
+            chunk = _os_read(self.fd, 1 << 20)
+            if not chunk: raise EOFError('the worker closed its pipe')
+            self.buffer += chunk
+
+    def decode(self, payload:bytes) -> dict:
+        "The JSON object a frame's payload holds, within the element limit."
         if self.max_elements is not None and _json_element_count(payload, self.max_elements) > self.max_elements:
             raise _FrameViolation(f'frame holds more than {self.max_elements} JSON arrays, objects and elements')
-        try: message = json.loads(payload)
+        try: message = _decode_json(payload)
         except ValueError as exc: raise _FrameViolation(f'frame is not JSON: {exc}') from None
         except RecursionError: raise _FrameViolation('frame nests JSON arrays or objects too deeply') from None
         if not isinstance(message, dict): raise _FrameViolation('frame is not a JSON object')
@@ -141,13 +178,14 @@ class _FrameReader:
 
     def read(self, deadline:float|None=None) -> dict:
         "Return the next frame; raise `_FrameTimeout` at `deadline` (a `time.monotonic` value), `EOFError` on close."
-        while True:
-            message = self._complete_frame()
-            if message is not None: return message
-            if deadline is not None: _wait_for(self.fd, select.POLLIN, deadline)
-            chunk = os.read(self.fd, 1 << 20)
-            if not chunk: raise EOFError('the worker closed its pipe')
-            self.buffer += chunk
+        return self.decode(self.read_payload(deadline))
+
+    def pending(self) -> bool:
+        "True if anything waits to be read: a frame or part of one in the buffer or the pipe, or the end of the pipe."
+        if self.buffer: return True
+        poller = select.poll()
+        poller.register(self.fd, select.POLLIN)
+        return bool(poller.poll(0))
 
 # %% ../nbs/04_interp.ipynb 44
 _libc = ctypes.CDLL(None, use_errno=True) if sys.platform == 'linux' else None  # the C library Python is linked against
@@ -645,6 +683,75 @@ def _leftover_threads(wait:float=0.2) -> int:
         time.sleep(0.005)
 
 # %% ../nbs/04_interp.ipynb 77
+import _signal
+_SIGNALS = tuple(sorted(int(number) for number in signal.valid_signals()))
+_block_signals, _handler_of, _set_handler = getattr(_signal, 'pthread_sigmask', None), _signal.getsignal, _signal.signal
+_gc_enabled, _gc_disable, _gc_enable = gc.isenabled, gc.disable, gc.enable
+_get_trace, _set_trace, _get_profile, _set_profile = sys.gettrace, sys.settrace, sys.getprofile, sys.setprofile
+_os_stat, _os_exit = os.stat, os._exit
+_monitoring = getattr(sys, 'monitoring', None)  # Python 3.12+: a tool's callbacks run on the events it chose, in any code
+
+def _quietly(call, *arguments):
+    "`call(*arguments)`, which first runs the session's handlers of signals already caught (the cell's time): one that raises is dropped."
+    for _ in range(64):
+        try: return call(*arguments)
+        except BaseException: continue
+    return call(*arguments)
+
+def _window_code() -> tuple:
+    "The code objects that run while the window is shut (their own `sys.monitoring` events are switched off too)."
+    reader = _FrameReader
+    return tuple(function.__code__ for function in (_serve, _shut_window, _thread_count, _write_all, _pack_frame, _decode_json,
+                                                    reader.read, reader.read_payload, reader._complete_payload, reader.decode))
+
+def _monitoring_events() -> list:
+    "(tool, code or None, events) of every `sys.monitoring` event switched on, in general or on the window's code."
+    if _monitoring is None: return []
+    found = []
+    for tool in range(6):
+        if _monitoring.get_tool(tool) is None: continue
+        if _monitoring.get_events(tool): found.append((tool, None, _monitoring.get_events(tool)))
+        found += [(tool, code, events) for code in _window_code() if (events := _monitoring.get_local_events(tool, code))]
+    return found
+
+def _set_monitoring(events:list, off:bool):
+    for tool, code, chosen in events:
+        if code is None: _monitoring.set_events(tool, 0 if off else chosen)
+        else: _monitoring.set_local_events(tool, code, 0 if off else chosen)
+
+def _shut_window() -> tuple:
+    "Stop everything of the session that could run code until the next request is read; return (what to put back, whether it held)."
+    mask = _quietly(_block_signals, _signal.SIG_BLOCK, ())  # the session's mask (any handler already due runs now)
+    handlers = {}
+    for number in _SIGNALS:
+        handler = _handler_of(number)
+        if callable(handler): handlers[number] = handler; _quietly(_set_handler, number, _signal.SIG_IGN)
+    _quietly(_block_signals, _signal.SIG_BLOCK, _SIGNALS)  # what arrives now waits, and nothing is left to call
+    trace, profile, collecting, events = _get_trace(), _get_profile(), _gc_enabled(), _monitoring_events()
+    if trace is not None: _set_trace(None)  # audited: an audit hook may run here, so everything is checked again below
+    if profile is not None: _set_profile(None)
+    _set_monitoring(events, off=True)
+    _gc_disable()
+    held = (not any(callable(_handler_of(number)) for number in _SIGNALS) and _get_trace() is None and _get_profile() is None
+            and not _gc_enabled() and not _monitoring_events())
+    if held: _block_signals(_signal.SIG_BLOCK, _SIGNALS)  # blocked again, in case a hook unblocked them: no handler is left to run
+    return (mask, handlers, trace, profile, collecting, events), held
+
+def _open_window(saved:tuple):
+    "Put back what `_shut_window` stopped, as the session left it: pending signals are delivered to its handlers now."
+    mask, handlers, trace, profile, collecting, events = saved
+    if collecting: _gc_enable()
+    _set_monitoring(events, off=False)
+    if trace is not None: _set_trace(trace)
+    if profile is not None: _set_profile(profile)
+    for number, handler in handlers.items(): _quietly(_set_handler, number, handler)
+    _quietly(_block_signals, _signal.SIG_SETMASK, mask)
+
+def _thread_count() -> int:
+    "This process's threads, as the kernel counts them: the link count of `/proc/self/task` (a stat, which no audit hook sees)."
+    return _os_stat('/proc/self/task').st_nlink - 2
+
+# %% ../nbs/04_interp.ipynb 80
 _SandboxShell = None
 
 def _shell_class():
@@ -725,7 +832,7 @@ def _new_shell():
     shell_class._instance = _shell_class().__mro__[1]._instance = shell  # `get_ipython()` finds it (IPython's formatters ask)
     return shell
 
-# %% ../nbs/04_interp.ipynb 79
+# %% ../nbs/04_interp.ipynb 82
 class _Kernel:
     "The worker's side of a session: an IPython shell with a persistent namespace that runs cells like a notebook."
     def __init__(self, shell=None):
@@ -756,6 +863,26 @@ class _Kernel:
         asyncio.set_event_loop(get_asyncio_loop())
         self.loop_shared = True
 
+    def _event_loops(self) -> list:
+        "The event loops a cell may have used: IPython's (top-level `await`), the plain runner's, and the one set for this thread."
+        loops = [getattr(self.shell, 'loop', None)]
+        helpers = sys.modules.get('IPython.core.async_helpers')
+        if helpers is not None: loops.append(getattr(helpers, '_asyncio_event_loop', None))
+        events = sys.modules.get('asyncio.events')  # the policy as it is, without making one (or warning, on Python 3.14+)
+        local = getattr(getattr(events, '_event_loop_policy', None), '_local', None)
+        loops.append(getattr(local, '_loop', None))
+        return [loop for index, loop in enumerate(loops) if loop is not None and loop not in loops[:index]]
+
+    def _stop_default_executors(self):
+        "asyncio's own thread pool (`asyncio.to_thread`, `run_in_executor(None, ...)`) keeps idle threads: shut it down with the cell; asyncio makes a new one when it is next needed."
+        try:
+            for loop in self._event_loops():
+                executor = getattr(loop, '_default_executor', None)
+                if executor is None: continue
+                loop._default_executor = None  # not `shutdown_default_executor()`: after that, the loop refuses `to_thread` for good
+                executor.shutdown(wait=False)  # idle threads end now; one still running the cell's work counts as left running
+        except Exception: pass  # what the session did to asyncio is its own business: threads left running still restart it
+
     def _stop_script_loop(self):
         "`%%bash`, `%%script` and friends run their processes from an event loop on a thread of their own: end it with the cell, which made it."
         script_magics = getattr(getattr(self.shell, 'magics_manager', None), 'registry', {}).get('ScriptMagics')
@@ -778,6 +905,7 @@ class _Kernel:
                 if os.getpid() != self.pid: os._exit(0)  # a process the cell forked must not answer for it
                 self.stop_repeating()
                 self._stop_script_loop()
+                self._stop_default_executors()
             interrupted = isinstance(result.error_in_exec, KeyboardInterrupt)
         except KeyboardInterrupt as exception:  # the interrupt landed in IPython's own code, around the cell's
             interrupted = True
@@ -816,7 +944,7 @@ def _warm_up_shell():
     shell.outputs = None
     _warm_shell = shell
 
-# %% ../nbs/04_interp.ipynb 81
+# %% ../nbs/04_interp.ipynb 84
 class _PlainShell:
     "The cell runner where IPython cannot be imported (an interpreter without it): plain Python semantics, no magics or `!`."
     def __init__(self):
@@ -858,34 +986,35 @@ def _new_shell_or_plain():
     try: return _new_shell()
     except ImportError: return _PlainShell()
 
-# %% ../nbs/04_interp.ipynb 85
+# %% ../nbs/04_interp.ipynb 88
 def _serve(kernel:_Kernel, # Runs one cell: `kernel.run(code, max_output) -> reply dict` (the seam a different kernel plugs into)
            request_fd:int, # Pipe end the worker reads requests from
            reply_fd:int, # Pipe end the worker writes replies to
            keep_background:bool=False, # Let processes and threads a cell started run on after it
           ):
-    "The worker's request loop: read a frame, run it, end what it left running, write the reply (echoing the request's id)."
+    "The worker's request loop: read a request, run its cell, end what the cell left running, shut the window, reply (echoing the request's id)."
     reader = _FrameReader(request_fd)
+    saved, _ = _shut_window()  # the first request is waited for as every later one is (the host learns where, before any cell ran)
     while True:
         try: request = reader.read()
         except (EOFError, _FrameViolation): return
-        except KeyboardInterrupt: continue
+        _open_window(saved)
         if request.get('op') != 'run' or not isinstance(request.get('code'), str):
             reply = {'error': f'bad request: {sorted(request)}'}
         else:
             try: reply = kernel.run(request['code'], int(request.get('max_output', 20000)))
             except KeyboardInterrupt: reply = {'error': 'KeyboardInterrupt', 'interrupted': True}
             except Exception as exception: reply = {'error': f'{type(exception).__name__} in the sandbox kernel'}  # say so, never die
-        leftover = 0
-        if not keep_background:
-            leftover = _leftover_threads()  # first: a thread could go on starting processes
-            if leftover: reply['restart'] = f'the cell left {leftover} thread(s) running'
-            else: _end_child_processes()
+        if not keep_background and not _leftover_threads(): _end_child_processes()  # threads first: one could go on starting processes
+        saved, held = _shut_window()
+        threads = 0 if keep_background else _thread_count() - 1
+        if threads or not held:  # the only way to stop a thread; as PID 1, every process of the namespace dies with the worker
+            _write_all(reply_fd, _pack_frame({'id': request.get('id'), 'ended': 'threads' if threads else 'window', 'threads': threads}))
+            _os_exit(0)
         reply['id'] = request.get('id')
         _write_all(reply_fd, _pack_frame(reply))
-        if leftover: os._exit(0)  # the only way to stop a thread; as PID 1, every process of the namespace dies with it
 
-# %% ../nbs/04_interp.ipynb 86
+# %% ../nbs/04_interp.ipynb 89
 def _point_standard_fds_at_null():
     "Make fds 0, 1 and 2 refer to /dev/null (C-level writes cannot reach the protocol), without closing any of them."
     null = os.open(os.devnull, os.O_RDWR)
@@ -988,11 +1117,11 @@ def _bootstrap_session(request_fd:int, # Pipe end the worker reads requests from
     del config  # nothing of the settings stays reachable from the code
     kernel = _Kernel()
     signal.signal(signal.SIGINT, kernel.on_interrupt)
-    _write_all(reply_fd, _pack_frame({'ready': True, 'pid': host_pid, 'layers': layers}))
+    _write_all(reply_fd, _pack_frame({'ready': True, 'pid': host_pid, 'layers': layers, 'request_fd': request_fd, 'reply_fd': reply_fd}))
     _serve(kernel, request_fd, reply_fd, keep_background)
     os._exit(0)
 
-# %% ../nbs/04_interp.ipynb 88
+# %% ../nbs/04_interp.ipynb 91
 def _remove_host_cgroups(host_pid:int):
     "Remove the cgroups the host process `host_pid` made for its sessions (once their processes are gone)."
     for base in _cgroup_bases().values():
@@ -1056,7 +1185,7 @@ def _template_main():
     _remove_host_cgroups(host_pid)
     os._exit(0)
 
-# %% ../nbs/04_interp.ipynb 91
+# %% ../nbs/04_interp.ipynb 94
 from html.parser import HTMLParser
 
 class _HTMLText(HTMLParser):
@@ -1112,7 +1241,7 @@ def _model_text(data:dict) -> str|None:
     if 'text/html' in data: return _html_text(data['text/html'])
     return data.get('text/plain')
 
-# %% ../nbs/04_interp.ipynb 93
+# %% ../nbs/04_interp.ipynb 96
 @dataclass(frozen=True)
 class Image:
     "A rich display output: an image produced by the code (a matplotlib figure, `IPython.display.Image`, an object with `_repr_png_`)."
@@ -1163,13 +1292,13 @@ class RunResult:
                 'notes': list(self.notes), 'timed_out': self.timed_out, 'state_lost': self.state_lost, 'duration': self.duration,
                 'outputs': [dict(output) for output in self.outputs]}
 
-# %% ../nbs/04_interp.ipynb 96
+# %% ../nbs/04_interp.ipynb 99
 class SandboxError(RuntimeError): "Base class for sandbox failures."
 class IsolationError(SandboxError): "A required isolation layer is not available on this system."
 class SandboxClosedError(SandboxError): "The sandbox session was closed; create a new `Sandbox`."
 class IsolationWarning(UserWarning): "A sandbox isolation layer is not available; the code runs with less protection."
 
-# %% ../nbs/04_interp.ipynb 98
+# %% ../nbs/04_interp.ipynb 101
 @dataclass(frozen=True)
 class Layer:
     "One isolation layer: its name, whether it is active, and a short description."
@@ -1193,7 +1322,7 @@ class SandboxStatus:
     def to_dict(self) -> dict:
         return {'layers': [{'name': l.name, 'active': l.active, 'detail': l.detail} for l in self.layers], 'scratch': self.scratch}
 
-# %% ../nbs/04_interp.ipynb 100
+# %% ../nbs/04_interp.ipynb 103
 def _this_file() -> str:
     "Path of interp.py (also when this code runs from the notebook)."
     path = globals().get('__file__')
@@ -1211,7 +1340,7 @@ def _python_read_paths() -> tuple:
     paths.update(sysconfig.get_paths().get(key, '') for key in ('stdlib', 'platstdlib', 'purelib', 'platlib'))
     return tuple(sorted(os.path.realpath(path) for path in paths if path and os.path.exists(path)))
 
-# %% ../nbs/04_interp.ipynb 103
+# %% ../nbs/04_interp.ipynb 106
 def _cgroup_bases() -> dict:
     "controller -> the directory of this process's own cgroup for `pids` and `memory` (v1 hierarchies, or the v2 one)."
     bases = {}
@@ -1262,7 +1391,7 @@ def _remove_cgroup(path:str|None):
         except FileNotFoundError: return
         except OSError: time.sleep(0.0005 * min(attempt + 1, 20))
 
-# %% ../nbs/04_interp.ipynb 105
+# %% ../nbs/04_interp.ipynb 108
 def _readable_by(info:os.stat_result, uid:int, gid:int) -> bool:
     "May (uid, gid), with no other groups, read a file with `info`'s owner and mode? (setfsuid/setfsgid leave the host's supplementary groups in force.)"
     if info.st_uid == uid: return bool(info.st_mode & 0o400)
@@ -1328,27 +1457,96 @@ def _regular_files(directory_fd:int, max_entries:int=10_000, max_depth:int=32) -
         finally: os.close(fd)
     return sorted(found[:max_entries])
 
-# %% ../nbs/04_interp.ipynb 109
+# %% ../nbs/04_interp.ipynb 112
+_READ_SYSCALL = {'x86_64': b'0', 'aarch64': b'63'}  # read(2)'s number, as /proc/<pid>/syscall shows it
+_SETTLE = 0.05  # seconds a worker whose reply came in time may take past the deadline to be seen waiting again
+_STACK_SLACK = 256  # bytes: the loop's read is never deeper than this below where it was first seen; a cell's code runs kilobytes deeper
+
+class _WorkerHidden(Exception): "The kernel no longer shows the host where the worker waits (the worker made itself unreadable)."
+
 class _Worker:
     "Handles on one running sandbox worker."
     _remove_cgroup = staticmethod(_remove_cgroup)  # held by the class: the finalizer may run after module globals are cleared
     def __init__(self):
         self.pid = self.pidfd = self.reader = self.request_fd = self.scratch_fd = None
-        self.cgroups, self.layers, self.requests, self.owner = {}, {}, 0, os.getpid()
+        self.syscall_fd = self.task_fds = self.waiting = None  # /proc/<pid>/syscall and /proc/<pid>/fd; where the request loop waits
+        self.inside = self.reply_pipe = None  # the worker's own numbers for its request and reply pipes; the reply pipe's inode
+        self.cgroups, self.layers, self.requests, self.owner, self.handles = {}, {}, 0, os.getpid(), threading.Lock()
 
-    def reply(self, request_id:int, deadline:float) -> dict:
-        "The reply to request `request_id`; any other frame is one nobody asked for."
-        message = self.reader.read(deadline)
+    def exited(self) -> bool:
+        "True once the worker's process has exited (its pid may then name another process)."
+        poller = select.poll()
+        poller.register(self.pidfd, select.POLLIN)
+        return bool(poller.poll(0))
+
+    def watch(self, inside:tuple, deadline:float) -> bool:
+        "Learn where the worker's request loop waits for a request, before any cell ran; False where the kernel does not show it."
+        number = _READ_SYSCALL.get(os.uname().machine)
+        if number is None or not self.pid or self.pidfd is None: return False
+        try:
+            self.syscall_fd = os.open(f'/proc/{self.pid}/syscall', os.O_RDONLY | os.O_CLOEXEC)
+            self.task_fds = os.open(f'/proc/{self.pid}/fd', os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)
+        except OSError: return False
+        if self.exited(): return False
+        self.inside, self.reply_pipe = inside, os.fstat(self.reader.fd).st_ino
+        request_fd = hex(inside[0]).encode()
+        while time.monotonic() < deadline:
+            try: fields = os.pread(self.syscall_fd, 256, 0).split()
+            except OSError: return False
+            if len(fields) >= 4 and fields[0] == number and fields[1] == request_fd:
+                self.waiting = (number, request_fd, int(fields[-2], 16) - _STACK_SLACK)  # read(2) of the request pipe, no deeper than here
+                return True
+            time.sleep(0.0001)
+        return False
+
+    def where(self) -> str:
+        "'waiting' when the request loop waits for the next request with the request read and its reply pipe in place, else 'busy'; 'moved' if its reply descriptor is no longer the reply pipe; 'hidden' if the kernel no longer shows it."
+        import fcntl, termios
+        try: fields = os.pread(self.syscall_fd, 256, 0).split()
+        except OSError: return 'hidden'
+        number, request_fd, lowest = self.waiting  # the stack grows down: code a cell runs, a handler it left, waits lower
+        if len(fields) < 4 or fields[0] != number or fields[1] != request_fd or int(fields[-2], 16) < lowest: return 'busy'
+        if int.from_bytes(fcntl.ioctl(self.request_fd, termios.FIONREAD, bytes(4)), sys.byteorder): return 'busy'  # still reading it
+        try: in_place = os.stat(str(self.inside[1]), dir_fd=self.task_fds).st_ino == self.reply_pipe
+        except OSError: in_place = False
+        return 'waiting' if in_place else 'moved'
+
+    def collect(self, frames:list, deadline:float):
+        "Read reply frames into `frames` until the request loop waits for the next request (the last frame is its reply); `_FrameTimeout` at `deadline`."
+        if self.waiting is None:  # the kernel does not show where the worker waits: the first frame is the reply
+            if not frames: frames.append(self.reader.read_payload(deadline))
+            return
+        settled, spins = deadline, 0
+        while True:
+            if not frames or self.reader.pending():
+                frames.append(self.reader.read_payload(max(deadline, settled)))
+                settled, spins = max(deadline, time.monotonic() + _SETTLE), 0
+                continue
+            state = self.where()
+            if state == 'waiting' and not self.reader.pending(): return
+            if state in ('hidden', 'moved'):
+                if self.exited(): continue  # gone: the end of its pipe is next
+                raise _WorkerHidden('its reply descriptor no longer leads to the host' if state == 'moved' else
+                                    'the kernel no longer shows the host where it waits')
+            if state == 'waiting': continue  # something came meanwhile: read it first
+            remaining = settled - time.monotonic()
+            if remaining <= 0: raise _FrameTimeout()
+            spins += 1
+            if spins <= 5: os.sched_yield()  # back in its loop within microseconds, normally
+            else: time.sleep(min(remaining, 0.00005 * (spins - 5), 0.005))  # or later, if it lost its CPU (or the cell still runs)
+
+    def decode_reply(self, payload:bytes, request_id:int) -> dict:
+        "The reply to request `request_id` from its frame; a frame with another id is one nobody asked for."
+        message = self.reader.decode(payload)
         if message.get('id') != request_id:  # the id is the worker's text: only its start goes into the error a model reads
             raise _UnrequestedFrame(f"a frame with id {repr(message.get('id'))[:40]} while waiting for {request_id}")
         return message
 
-    def has_unrequested_data(self) -> bool:
-        "True if the worker wrote something since its last reply (a buffered frame, or bytes waiting in the pipe)."
-        if self.reader.buffer: return True
-        poller = select.poll()
-        poller.register(self.reader.fd, select.POLLIN)
-        return any(events & select.POLLIN for _, events in poller.poll(0))
+    def last_word(self, frames:list) -> dict|None:
+        "The frame the worker sent just before it ended itself (`{'ended': ...}`), if its last frame is one."
+        try: message = self.reader.decode(frames[-1]) if frames else {}
+        except _FrameViolation: return None
+        return message if message.get('ended') in ('threads', 'window') else None
 
     def leftover_tasks(self) -> tuple:
         "(threads besides the worker's main one, child processes of the worker), read from the host's /proc; (0, 0) where it cannot tell."
@@ -1358,9 +1556,7 @@ class _Worker:
         try:
             with open(f'/proc/{self.pid}/task/{self.pid}/children') as file: processes = len(file.read().split())
         except OSError: processes = 0  # a kernel without CONFIG_PROC_CHILDREN: threads only (the worker's own check still kills processes)
-        poller = select.poll()
-        poller.register(self.pidfd, select.POLLIN)
-        return (0, 0) if poller.poll(0) else (threads, processes)  # exited meanwhile: the pid may name another process
+        return (0, 0) if self.exited() else (threads, processes)  # exited meanwhile: the pid may name another process
 
     def reached_memory_limit(self) -> bool:
         "True if this session's memory cgroup ever reached its limit or killed for it (v1 and v2 counters)."
@@ -1377,24 +1573,29 @@ class _Worker:
         return any(counters.get(name, '0') not in ('0', '') for name in ('oom_kill', 'max', 'failcnt'))
 
     def signal(self, signal_number:int):
+        "Send `signal_number` to the worker (from any thread: `stop` cannot close its pidfd meanwhile)."
         import os, signal
-        try:
-            if self.pidfd is not None: signal.pidfd_send_signal(self.pidfd, signal_number)
-            elif self.pid: os.kill(self.pid, signal_number)
-        except OSError: pass
+        if os.getpid() != self.owner: return  # a forked copy of the host must not signal its parent's sessions
+        with self.handles:
+            try:
+                if self.pidfd is not None: signal.pidfd_send_signal(self.pidfd, signal_number)
+                elif self.pid: os.kill(self.pid, signal_number)
+            except OSError: pass
 
     def stop(self):
         "Kill the worker and everything it started and wait until it is gone; never raises, safe to call again."
         import os, select, signal  # local: this may run from a finalizer after module globals were cleared
         if os.getpid() != self.owner: return  # a forked copy of the host must not kill its parent's sessions
-        pidfd, descriptors, cgroups = self.pidfd, (self.request_fd, self.reader.fd if self.reader else None, self.scratch_fd), self.cgroups
         self.signal(signal.SIGKILL)
-        if not self.layers.get('namespaces') and self.pid:
-            try: os.killpg(self.pid, signal.SIGKILL)
-            except OSError: pass
-        # forget every descriptor before closing it: a later call can never touch a number the host has reused
-        self.pid = self.pidfd = self.reader = self.request_fd = self.scratch_fd = None
-        self.cgroups = {}
+        with self.handles:
+            if not self.layers.get('namespaces') and self.pid:
+                try: os.killpg(self.pid, signal.SIGKILL)
+                except OSError: pass
+            pidfd, cgroups = self.pidfd, self.cgroups
+            descriptors = (self.request_fd, self.reader.fd if self.reader else None, self.scratch_fd, self.syscall_fd, self.task_fds)
+            # forget every descriptor before closing it: a later call can never touch a number the host has reused
+            self.pid = self.pidfd = self.reader = self.request_fd = self.scratch_fd = self.syscall_fd = self.task_fds = self.waiting = None
+            self.cgroups = {}
         for fd in descriptors:
             if fd is not None:
                 try: os.close(fd)
@@ -1411,7 +1612,7 @@ class _Worker:
             try: self._remove_cgroup(path)
             except Exception: pass
 
-# %% ../nbs/04_interp.ipynb 111
+# %% ../nbs/04_interp.ipynb 114
 def _layer_table(report:dict, limits:dict) -> tuple:
     "Turn the worker's setup report into `Layer`s."
     rlimits = set(report.get('rlimits', ()))
@@ -1444,11 +1645,13 @@ def _layer_table(report:dict, limits:dict) -> tuple:
         Layer('no_new_privs', bool(report.get('no_new_privs')), 'no_new_privs set; capabilities dropped' if report.get('capabilities_dropped') else 'no_new_privs set'),
         Layer('environment', True, 'environment scrubbed (no host variables or secrets); the template holds no session settings'),
         Layer('background', bool(report.get('background_stopped')), 'nothing a cell starts outlives it: processes are killed, leftover threads restart the session'),
+        Layer('replies', bool(report.get('replies')), 'a reply counts only once the worker is seen waiting in its request loop again, '
+              'where nothing of the session can run: code a cell left behind cannot answer for a later cell'),
     )
 
-# %% ../nbs/04_interp.ipynb 113
-_BOOTSTRAP = ("import sys, types, importlib.machinery as machinery; path, name = sys.argv[1], 'toolcall_sandbox_worker'; "
-              "module = types.ModuleType(name); module.__file__ = path; sys.modules[name] = module; "
+# %% ../nbs/04_interp.ipynb 116
+_BOOTSTRAP = ("import builtins, sys, types, importlib.machinery as machinery; path, name = sys.argv[1], 'toolcall_sandbox_worker'; "
+              "module = types.ModuleType(name); module.__file__ = path; module.__builtins__ = dict(vars(builtins)); sys.modules[name] = module; "
               "machinery.SourceFileLoader(name, path).exec_module(module); module._template_main()")
 
 def _text(message:dict, key:str, limit:int) -> str|None:
@@ -1515,7 +1718,7 @@ def _outputs(message:dict, limit:int, max_images:int=8) -> tuple:
         else: raise _FrameViolation(f'unknown output type {kind!r}')
     return tuple(clean), tuple(images)
 
-# %% ../nbs/04_interp.ipynb 117
+# %% ../nbs/04_interp.ipynb 120
 class _Template:
     "The host's handle on its template process, which forks new sandbox sessions."
     def __init__(self): self.lock, self.process, self.control, self.owner = threading.Lock(), None, None, None
@@ -1554,7 +1757,7 @@ class _Template:
 _template = _Template()
 atexit.register(_template.close)
 
-# %% ../nbs/04_interp.ipynb 118
+# %% ../nbs/04_interp.ipynb 121
 _MAX_CODE_CHARACTERS = 1_000_000  # a request frame stays far below the worker's frame limit
 _MAX_CONFIG_BYTES = 1 << 20  # the settings frame (mostly `env`)
 _MAX_SHARED_PATHS = 64
@@ -1638,7 +1841,7 @@ class Sandbox:
         self.read_paths = tuple(entry.path for entry in self._shared if not entry.writable)
         self.write_paths = tuple(entry.path for entry in self._shared if entry.writable)
         if os.geteuid() == 0: _check_shared_for_others(self._shared)  # the code runs as an unrelated uid: only "other" bits apply
-        self._lock, self._worker, self._closed = threading.RLock(), _Worker(), False
+        self._lock, self._worker, self._closed, self._running, self._owner = threading.RLock(), _Worker(), False, False, os.getpid()
         self._finalizer = weakref.finalize(self, _Worker.stop, self._worker)
         self._start()
 
@@ -1691,12 +1894,14 @@ class Sandbox:
             worker.stop()
             raise SandboxError(str(ready.get('fatal', 'the sandbox worker failed to start'))[:2000])
         worker.layers = ready.get('layers') if isinstance(ready.get('layers'), dict) else {}
+        inside = (ready.get('request_fd'), ready.get('reply_fd'))  # sent before any cell ran: the worker's own numbers for its pipes
+        worker.layers['replies'] = all(isinstance(fd, int) for fd in inside) and worker.watch(inside, deadline)
         worker.scratch_fd = self._open_scratch(worker)
         missing = self.status().missing
         if missing and self.require_isolation:
             worker.stop()
             advice = ('keep_background=True gives up the background layer' if missing == ['background'] else
-                      'run on a Linux kernel with user namespaces, the new mount API (5.12+) and Landlock')
+                      'run on a Linux kernel with user namespaces, the new mount API (5.12+), Landlock and /proc/<pid>/syscall')
             raise IsolationError(f'isolation layers missing on this system: {", ".join(missing)}; {advice}, or pass require_isolation=False')
         if missing: warnings.warn(f'sandbox running without: {", ".join(missing)}', IsolationWarning, stacklevel=3)
 
@@ -1725,25 +1930,44 @@ class Sandbox:
     def _restart(self) -> str|None:
         "Stop the worker and start a fresh one; return why the start failed (the next run tries again), or None."
         self._worker.stop()
+        if self._closed: return 'the sandbox was closed'  # closed from another thread while a cell ran: it stays closed
         try: self._start()
         except SandboxError as exception:
             self._worker.stop()
             return str(exception)
         return None
 
+    def _check_usable(self):
+        "Raise if this sandbox is closed, or if this is a forked copy of the process that made it (its pipes are the parent's)."
+        if self._owner != os.getpid():
+            raise SandboxError(f'this sandbox belongs to process {self._owner}, which this process was forked from: its session is not '
+                               'this process\'s to use; create a new Sandbox here')
+        if self._closed: raise SandboxClosedError('this sandbox is closed; create a new Sandbox')
+
+    @property
+    def busy(self) -> bool:
+        "True while a cell runs in this sandbox."
+        return self._running
+
     def reset(self):
         "Discard all state: kill the worker and start a fresh one with an empty scratch directory."
+        self._check_usable()
         with self._lock:
-            if self._closed: raise SandboxClosedError('this sandbox is closed; create a new Sandbox')
+            self._check_usable()
             self._worker.stop()
             self._start()
 
     def close(self):
-        "Kill the worker (its scratch directory goes with it). Safe to call twice."
-        with self._lock:
-            self._closed = True
+        "Kill the worker (its scratch directory goes with it); a cell running in another thread ends at once, with an error. Safe to call twice."
+        self._closed = True
+        if self._owner != os.getpid(): return  # a forked copy of the host: the session (and its lock's holder) is the parent's
+        if not self._lock.acquire(blocking=False):  # a cell runs (in another thread): kill its worker rather than wait for the cell
+            self._worker.signal(signal.SIGKILL)
+            self._lock.acquire()  # the run sees its worker gone and returns, without starting another (the sandbox is closed)
+        try:
             self._finalizer()
             self._shared_finalizer()
+        finally: self._lock.release()
 
     def __enter__(self): return self
     def __exit__(self, *exc_info): self.close()
@@ -1753,6 +1977,10 @@ class Sandbox:
 
     def _lost(self, message:str, started:float, timed_out:bool=False,
               why:str='the session was restarted: all variables, imports and files were lost') -> RunResult:
+        if self._closed:
+            self._worker.stop()
+            return RunResult(error='SandboxClosedError: the sandbox was closed while the cell ran', timed_out=timed_out, state_lost=True,
+                             duration=time.monotonic() - started)
         failure = self._restart()
         notes = (why,) if failure is None else (why, f'the restart failed ({failure}); the next run tries again')
         return RunResult(error=message, timed_out=timed_out, state_lost=True, duration=time.monotonic() - started, notes=notes)
@@ -1774,60 +2002,82 @@ class Sandbox:
         return self._run(code, timeout)
 
     def _run(self, code:str, timeout:float) -> RunResult:
+        self._check_usable()  # before the lock: in a forked copy of the host it may be held by a thread that is not there
         with self._lock:
-            if self._closed: raise SandboxClosedError('this sandbox is closed; create a new Sandbox')
-            started = time.monotonic()
-            if self._worker.reader is None:  # an earlier restart failed: try again
-                failure = self._restart()
-                if failure is not None:
-                    return RunResult(error=f'SandboxError: the sandbox could not be started ({failure})', state_lost=True,
-                                     duration=time.monotonic() - started, notes=('the next run tries again',))
-            worker = self._worker
-            try:
-                if worker.has_unrequested_data():
-                    return self._lost('SandboxError: the sandbox wrote to its reply pipe after its last cell had returned, '
-                                      'so its replies cannot be trusted; the code was not run', started,
-                                      why='the session was restarted (a reply nobody asked for): all variables, imports and files were lost')
-                request_id = worker.requests = worker.requests + 1
-                request = _pack_frame({'op': 'run', 'id': request_id, 'code': code, 'max_output': self.max_output})
-                try: _write_all(worker.request_fd, request, started + timeout + self.grace)  # a live worker reads at once
-                except _FrameTimeout:
-                    return self._lost(f'TimeoutError: the sandbox did not take the code within the {timeout} s limit '
-                                      '(it stopped reading its requests), so it was killed', started, timed_out=True)
-                try: reply, timed_out = worker.reply(request_id, started + timeout), False
-                except _FrameTimeout:
-                    worker.signal(signal.SIGINT)
-                    try: reply, timed_out = worker.reply(request_id, time.monotonic() + self.grace), True
-                    except _FrameTimeout:
-                        return self._lost(f'TimeoutError: the code ran past the {timeout} s limit and did not stop when '
-                                          'interrupted, so the sandbox was killed', started, timed_out=True)
-                if not self.keep_background and reply.get('restart') is None:
-                    threads, processes = worker.leftover_tasks()
-                    if threads or processes:  # the worker said nothing was left: the code rewrote its check
-                        return self._lost(f'SandboxError: the cell left {threads} thread(s) and {processes} process(es) running after it '
-                                          'returned (it switched off the worker\'s own check), so its reply cannot be trusted', started,
-                                          why='the session was restarted (work left running): all variables, imports and files were lost')
-                return self._result(reply, timed_out, timeout, started)
-            except (EOFError, BrokenPipeError):
-                if worker.reached_memory_limit():
-                    total = self.limits['memory_mb'] + self.limits['disk_mb']
-                    return self._lost(f'MemoryError: the session reached its memory limit ({total} MiB for all its processes, shared '
-                                      'memory and scratch files together) and was killed', started)
-                return self._lost('SandboxError: the sandbox process died while running the code '
-                                  '(it exited, crashed, or hit its CPU limit)', started)
-            except _UnrequestedFrame as exception:
-                return self._lost(f'SandboxError: the sandbox sent a reply nobody asked for ({exception}), so none of its '
-                                  'replies can be trusted', started,
-                                  why='the session was restarted (a reply nobody asked for): all variables, imports and files were lost')
-            except _FrameViolation as exception:
-                return self._lost(f'SandboxError: the sandbox sent an invalid reply ({exception})', started)
+            self._check_usable()
+            self._running = True
+            try: return self._run_cell(code, timeout)
+            finally: self._running = False
 
-    def _result(self, reply:dict, timed_out:bool, timeout:float, started:float) -> RunResult:
+    def _run_cell(self, code:str, timeout:float) -> RunResult:
+        started = time.monotonic()
+        if self._worker.reader is None:  # an earlier restart failed: try again
+            failure = self._restart()
+            if failure is not None:
+                return RunResult(error=f'SandboxError: the sandbox could not be started ({failure})', state_lost=True,
+                                 duration=time.monotonic() - started, notes=('the next run tries again',))
+        worker, frames = self._worker, []
+        tainted = 'the session was restarted (a reply nobody asked for): all variables, imports and files were lost'
+        distrusted = 'the session was restarted (it can no longer be trusted): all variables, imports and files were lost'
+        try:
+            if worker.reader.pending():
+                return self._lost('SandboxError: the sandbox wrote to its reply pipe after its last cell had returned, '
+                                  'so its replies cannot be trusted; the code was not run', started, why=tainted)
+            request_id = worker.requests = worker.requests + 1
+            request = _pack_frame({'op': 'run', 'id': request_id, 'code': code, 'max_output': self.max_output})
+            try: _write_all(worker.request_fd, request, started + timeout + self.grace)  # a live worker reads at once
+            except _FrameTimeout:
+                return self._lost(f'TimeoutError: the sandbox did not take the code within the {timeout} s limit '
+                                  '(it stopped reading its requests), so it was killed', started, timed_out=True)
+            try: worker.collect(frames, started + timeout); timed_out = False
+            except _FrameTimeout:
+                worker.signal(signal.SIGINT)
+                try: worker.collect(frames, time.monotonic() + self.grace); timed_out = True
+                except _FrameTimeout:
+                    return self._lost(f'TimeoutError: the code ran past the {timeout} s limit and did not stop when '
+                                      'interrupted, so the sandbox was killed', started, timed_out=True)
+            reply = worker.decode_reply(frames[-1], request_id)
+            if reply.get('ended') is not None: raise EOFError('the worker ended itself')  # its last word, taken as a reply where unchecked
+            if not self.keep_background:
+                threads, processes = worker.leftover_tasks()
+                if threads or processes:  # the worker said nothing was left: the code rewrote its check
+                    return self._lost(f'SandboxError: the cell left {threads} thread(s) and {processes} process(es) running after it '
+                                      'returned (it switched off the worker\'s own check), so its reply cannot be trusted', started,
+                                      why='the session was restarted (work left running): all variables, imports and files were lost')
+            return self._result(reply, timed_out, timeout, started, interjected=len(frames) - 1)
+        except (EOFError, BrokenPipeError):
+            ended = worker.last_word(frames)
+            if ended is not None and ended['ended'] == 'threads':
+                threads = _count(ended, 'threads')
+                return self._lost(f'SandboxError: the cell left {threads} thread(s) running after it returned, so its output is not '
+                                  'shown (those threads could have written it)', started,
+                                  why=f'the cell left {threads} thread(s) running: nothing a cell starts may outlive it, so the session '
+                                      'was restarted (all variables, imports and files were lost)')
+            if ended is not None:
+                return self._lost('SandboxError: code left in the session turned a signal handler, the garbage collector or a trace '
+                                  'function back on while the worker was switching them off after the cell, so its reply cannot be '
+                                  'trusted', started, why=distrusted)
+            if worker.reached_memory_limit():
+                total = self.limits['memory_mb'] + self.limits['disk_mb']
+                return self._lost(f'MemoryError: the session reached its memory limit ({total} MiB for all its processes, shared '
+                                  'memory and scratch files together) and was killed', started)
+            return self._lost('SandboxError: the sandbox process died while running the code '
+                              '(it exited, crashed, or hit its CPU limit)', started)
+        except _WorkerHidden as exception:
+            return self._lost(f'SandboxError: the sandbox worker cannot be checked any more ({exception}), so its reply cannot '
+                              'be trusted', started, why=distrusted)
+        except _UnrequestedFrame as exception:
+            return self._lost(f'SandboxError: the sandbox sent a reply nobody asked for ({exception}), so none of its '
+                              'replies can be trusted', started, why=tainted)
+        except _FrameViolation as exception:
+            return self._lost(f'SandboxError: the sandbox sent an invalid reply ({exception})', started)
+
+    def _result(self, reply:dict, timed_out:bool, timeout:float, started:float, interjected:int=0) -> RunResult:
         limit = self.max_output
         outputs, images = _outputs(reply, limit)
         _text(reply, 'value', limit)  # fields the worker does not send are still checked: a forged one is refused
         if not isinstance(reply.get('images', []), list): raise _FrameViolation('images is not a list')
-        error, restart = _text(reply, 'error', _ERROR_LENGTH_FACTOR * limit), _text(reply, 'restart', 200)
+        error = _text(reply, 'error', _ERROR_LENGTH_FACTOR * limit)
         output = ''.join(item['text'] for item in outputs if item['output_type'] == 'stream')[:limit]
         results = [item for item in outputs if item['output_type'] == 'execute_result']
         value = _model_text(results[-1]['data']) if results else None
@@ -1837,14 +2087,16 @@ class Sandbox:
         if _count(reply, 'outputs_dropped'): notes.append(f"{_count(reply, 'outputs_dropped')} more outputs not shown")
         if timed_out:
             where = [line for line in (error or '').splitlines() if line.strip() != 'KeyboardInterrupt']
-            error = '\n'.join(where + [f'TimeoutError: the code ran past the {timeout} s limit and was interrupted; '
-                                      'the session and its variables are kept'])
-        if restart is not None:  # the worker ended itself: threads cannot be stopped any other way
+            error = '\n'.join(where + [f'TimeoutError: the code ran past the {timeout} s limit and was interrupted'
+                                      + ('' if interjected else '; the session and its variables are kept')])
+        if interjected:  # the last frame came from the request loop; the others from code the session holds, which it cannot keep
             failure = self._restart()
-            notes.append(f'{restart}: nothing a cell starts may outlive it, so the session was restarted '
-                         '(all variables, imports and files were lost)')
+            notes.append(f'something in the session besides its request loop (a signal handler, a timer, a thread or a process a cell '
+                         f'left behind) sent {interjected} reply frame(s) while this cell ran: they were ignored, and what is shown is '
+                         'the cell\'s own result; the session was restarted, as it cannot be trusted any more (all variables, imports '
+                         'and files were lost)')
             if failure is not None: notes.append(f'the restart failed ({failure}); the next run tries again')
-        return RunResult(output, value, error, images, tuple(notes), timed_out, restart is not None, time.monotonic() - started, outputs)
+        return RunResult(output, value, error, images, tuple(notes), timed_out, bool(interjected), time.monotonic() - started, outputs)
 
     def _directory_fd(self, name:str) -> tuple:
         "(directory fd, path relative to it) for `name`: relative names are in scratch, absolute ones in a write path."
@@ -1865,8 +2117,9 @@ class Sandbox:
                  ) -> bytes:
         "The contents of a regular file the code wrote; symlinks are never followed, FIFOs and devices are refused."
         limit = self.limits['max_file_mb'] << 20 if max_bytes is None else max_bytes
+        self._check_usable()
         with self._lock:
-            if self._closed: raise SandboxClosedError('this sandbox is closed; create a new Sandbox')
+            self._check_usable()
             directory, relative = self._directory_fd(name)
             with _FileSystemIds(*self._ids()): return _read_regular_file(directory, relative, limit, self._ids())  # never more than the code itself may read
 
@@ -1877,19 +2130,21 @@ class Sandbox:
         "Put a file into the session's scratch directory, owned by the sandbox user; never through a symlink."
         if not isinstance(data, (bytes, bytearray, memoryview)): raise TypeError(f'data must be bytes, not {type(data).__name__}')
         if name.startswith('/'): raise ValueError('write_file writes into scratch: give a relative name')
+        self._check_usable()
         with self._lock:
-            if self._closed: raise SandboxClosedError('this sandbox is closed; create a new Sandbox')
+            self._check_usable()
             directory, relative = self._directory_fd(name)
             with _FileSystemIds(*self._ids()): _write_regular_file(directory, relative, bytes(data))
 
     def files(self) -> list:
         "Relative paths of the regular files in scratch (no symlinks or special files; at most 10,000, at most 32 directories deep)."
+        self._check_usable()
         with self._lock:
-            if self._closed: raise SandboxClosedError('this sandbox is closed; create a new Sandbox')
+            self._check_usable()
             directory, _ = self._directory_fd('.')
             return _regular_files(directory)
 
-# %% ../nbs/04_interp.ipynb 148
+# %% ../nbs/04_interp.ipynb 153
 _default_sandbox = None
 _default_lock = threading.Lock()
 
@@ -1919,7 +2174,7 @@ def _python_description(plots:bool|None=None, # Can the sandbox import matplotli
 
 python.__doc__ = _python_description()
 
-# %% ../nbs/04_interp.ipynb 154
+# %% ../nbs/04_interp.ipynb 159
 def python_tool(
     session:Sandbox, # The session the tool runs code in
     name:str='python', # The tool name the model sees
@@ -1930,7 +2185,7 @@ def python_tool(
     run_in_session.__name__ = run_in_session.__qualname__ = name
     return run_in_session
 
-# %% ../nbs/04_interp.ipynb 157
+# %% ../nbs/04_interp.ipynb 162
 class SandboxPool:
     "One `Sandbox` per key, started on first use; the least recently used closed beyond `max_sessions`, idle ones after `idle_timeout`."
     def __init__(self,
@@ -1942,36 +2197,62 @@ class SandboxPool:
         if max_sessions < 1: raise ValueError(f'max_sessions must be at least 1, not {max_sessions}')
         import collections
         self.max_sessions, self.idle_timeout, self.clock, self.sandbox_options = max_sessions, idle_timeout, clock, sandbox_options
-        self.sandboxes, self.last_used, self.lock = collections.OrderedDict(), {}, threading.Lock()
+        self.sandboxes, self.last_used, self.starting, self.lock = collections.OrderedDict(), {}, {}, threading.Lock()
 
-    def _expired(self, now:float) -> list:
-        "Take out the sandboxes idle past `idle_timeout` and the least recently used beyond `max_sessions` (lock held)."
-        stale = [key for key, used in self.last_used.items() if self.idle_timeout is not None and now - used > self.idle_timeout]
-        remaining = [key for key in self.sandboxes if key not in stale]  # least recently used first
-        return [self._remove(key) for key in [*stale, *remaining[:max(0, len(remaining) - self.max_sessions)]]]
+    def _expired(self, now:float, keep=None) -> list:
+        "Take out the sandboxes idle past `idle_timeout` (never one running a cell) and, beyond `max_sessions`, the least recently used, idle ones first (lock held)."
+        idle = lambda key: not self.sandboxes[key].busy
+        stale = [key for key, used in self.last_used.items()
+                 if self.idle_timeout is not None and now - used > self.idle_timeout and key != keep and idle(key)]
+        remaining = [key for key in self.sandboxes if key not in stale and key != keep]  # least recently used first
+        excess = len(remaining) + (keep in self.sandboxes) - self.max_sessions
+        victims = sorted(remaining, key=lambda key: not idle(key))[:max(0, excess)]  # a stable sort: idle ones, then busy ones
+        return [self._remove(key) for key in [*stale, *victims]]
 
     def _remove(self, key):
         self.last_used.pop(key, None)
         return self.sandboxes.pop(key)
 
+    def _take(self, key, now:float):
+        "The live sandbox of `key`, marked as just used, or None (lock held)."
+        sandbox = self.sandboxes.get(key)
+        if sandbox is not None and sandbox._closed: self._remove(key); sandbox = None  # closed by its user
+        if sandbox is not None:
+            self.sandboxes.move_to_end(key)
+            self.last_used[key] = now
+        return sandbox
+
     def get(self,
             key:str, # Whose session: a conversation, a user, a client
             create:bool=True, # Start one when `key` has none? (else return None)
            ) -> Sandbox|None:
-        "The sandbox for `key`, started if it has none and `create` is true."
-        with self.lock:
-            now = self.clock()
-            expired = self._expired(now)
-            sandbox = self.sandboxes.get(key)
-            if sandbox is not None and sandbox._closed: self._remove(key); sandbox = None  # closed by its user
-            if sandbox is None and create:
-                sandbox = self.sandboxes[key] = Sandbox(**self.sandbox_options)
-                expired += self._expired(now)
-            if sandbox is not None:
-                self.sandboxes.move_to_end(key)
-                self.last_used[key] = now
-        for old in expired: old.close()
-        return sandbox
+        "The sandbox for `key`, started if it has none and `create` is true (outside the pool's lock: a slow start holds up no other key)."
+        while True:
+            expired = []
+            try:
+                with self.lock:
+                    expired = self._expired(self.clock(), keep=key)
+                    sandbox = self._take(key, self.clock())
+                    if sandbox is not None or not create: return sandbox
+                    started = self.starting.get(key)
+                    mine = started is None
+                    if mine: started = self.starting[key] = threading.Event()
+            finally:
+                for old in expired: old.close()
+            if not mine:  # another thread is starting this key's sandbox: wait, then take it (or start one if that failed)
+                started.wait()
+                continue
+            try:
+                sandbox = Sandbox(**self.sandbox_options)
+                with self.lock:
+                    self.sandboxes[key] = sandbox
+                    self._take(key, self.clock())
+                    expired = self._expired(self.clock(), keep=key)
+            finally:
+                with self.lock: del self.starting[key]
+                started.set()
+            for old in expired: old.close()
+            return sandbox
 
     def close_idle(self):
         "Close the sandboxes unused for more than `idle_timeout` seconds now (`get` does this too)."
@@ -1989,7 +2270,7 @@ class SandboxPool:
         with self.lock: sandboxes, self.sandboxes, self.last_used = list(self.sandboxes.values()), type(self.sandboxes)(), {}
         for sandbox in sandboxes: sandbox.close()
 
-# %% ../nbs/04_interp.ipynb 160
+# %% ../nbs/04_interp.ipynb 166
 def sandbox_status() -> SandboxStatus:
     "Start a throw-away sandbox session and report which isolation layers this system gives it."
     with warnings.catch_warnings():
