@@ -252,6 +252,17 @@ def test_pool_closes_what_it_evicted_even_when_a_start_fails(monkeypatch):
         assert old._closed and old._worker.pid is None and len(pool) == 0  # it used to be dropped without being closed
 
 
+def test_pool_close_also_closes_a_sandbox_still_starting(monkeypatch):
+    "A server shutting down closes its pool while a client's sandbox is starting: that one must not outlive the pool."
+    started = slow_sandboxes(monkeypatch, 0.5)
+    pool = SandboxPool()
+    getting = ThreadPoolExecutor(1).submit(pool.get, 'late')
+    while 'late' not in pool.starting: time.sleep(0.01)
+    pool.close()
+    late = getting.result()
+    assert len(pool) == 0 and late is started[0] and late._closed and late._worker.pid is None   # it used to land in the pool after close()
+
+
 def test_pool_never_closes_a_sandbox_running_a_cell_as_idle():
     now = [0.0]
     with SandboxPool(max_sessions=2, idle_timeout=1, clock=lambda: now[0]) as pool:

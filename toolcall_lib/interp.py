@@ -2266,9 +2266,14 @@ class SandboxPool:
     def __repr__(self): return f'SandboxPool({len(self)} of at most {self.max_sessions} sessions, idle_timeout={self.idle_timeout})'
 
     def close(self):
-        "Close every sandbox (the pool can be used again afterwards)."
-        with self.lock: sandboxes, self.sandboxes, self.last_used = list(self.sandboxes.values()), type(self.sandboxes)(), {}
-        for sandbox in sandboxes: sandbox.close()
+        "Close every sandbox, and those still starting once they are up (the pool can be used again afterwards)."
+        while True:  # a start under way lands in the pool when it is done: wait for it, then close it too
+            with self.lock:
+                sandboxes, self.sandboxes, self.last_used = list(self.sandboxes.values()), type(self.sandboxes)(), {}
+                starting = list(self.starting.values())
+            for sandbox in sandboxes: sandbox.close()
+            if not starting: return
+            for started in starting: started.wait()
 
 # %% ../nbs/04_interp.ipynb 166
 def sandbox_status() -> SandboxStatus:
