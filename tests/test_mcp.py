@@ -40,8 +40,12 @@ def free_port() -> int:
 def http_server(*args):
     "`toolcall mcp ARGS --http 127.0.0.1:PORT` in a subprocess; yields its URL once it accepts connections."
     port = free_port()
-    process = subprocess.Popen([SCRIPT, 'mcp', *args, '--http', f'127.0.0.1:{port}'], cwd=ROOT,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    with listening([SCRIPT, 'mcp', *args, '--http', f'127.0.0.1:{port}'], port) as url: yield url
+
+@contextlib.contextmanager
+def listening(command:list, port:int):
+    "Run `command` (a server on 127.0.0.1:`port`); yield its MCP URL once it accepts connections, stop it afterwards."
+    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 60
         while True:
@@ -394,20 +398,7 @@ def guarded_server(tmp_path):
     "A streamable HTTP MCP server on 127.0.0.1 that refuses every request without `Authorization: Bearer s3cret`."
     script, port = tmp_path/'guarded.py', free_port()
     script.write_text(GUARDED_SERVER)
-    process = subprocess.Popen([sys.executable, str(script), str(port)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            if process.poll() is not None: raise AssertionError(f'server exited: {process.communicate()}')
-            with socket.socket() as probe:
-                if probe.connect_ex(('127.0.0.1', port)) == 0: break
-            if time.monotonic() > deadline: raise AssertionError('server did not start listening')
-            time.sleep(0.1)
-        yield f'http://127.0.0.1:{port}/mcp'
-    finally:
-        process.terminate()
-        try: process.wait(timeout=10)
-        except subprocess.TimeoutExpired: process.kill(); process.wait()
+    with listening([sys.executable, str(script), str(port)], port) as url: yield url
 
 def test_mcp_tools_sends_headers_to_a_server_behind_a_token(tmp_path):
     from toolcall_lib.mcp import MCPConnectionError
