@@ -1103,8 +1103,7 @@ class _Scanner:
             if getattr(block.reader, 'open_ended', False): unclosed = False   # raw code: it ends where the text or the next call begins
             if unclosed and (last_end := getattr(block.reader, 'call_closer', None)) and body.rstrip().endswith(last_end):
                 unclosed = False   # the section was left open but its last call was closed (Kimi K3 servers stop there)
-            json_body = body.lstrip()[:1] in ('{', '[')
-            cut_off = (unclosed and not json_body) or ((unclosed or repaired) and _cut_inside_value(body))
+            cut_off = (unclosed and body.lstrip()[:1] not in ('{', '[')) or ((unclosed or repaired) and _cut_inside_value(body))
             return end, 'calls', (found_format, calls, block.start, block.body_start, cut_off)
         if closed and getattr(block.reader, 'prose_without_calls', False): return end, 'text', text[block.start:end]   # `<tools>` that lists no call
         if closed:
