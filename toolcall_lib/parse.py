@@ -867,6 +867,10 @@ def _loose_hold(text:str, start:int, hold:int) -> int:
 # %% ../nbs/03_parse.ipynb 63
 _ENDS = {}   # closers + stoppers -> one compiled alternation, so a pending block looks for all its ends in one search
 
+def _bare_name(calls:list, body:str) -> bool:
+    "Whether a block's body is nothing but one call's name (GLM's call without arguments): left open, that is a word of prose (`use <tool_call> tags`)."
+    return len(calls) == 1 and not calls[0].arguments and body.strip() == calls[0].name
+
 class _Block:
     "A block that ends at a closing marker (consumed) or a stopping marker (not consumed)."
     __slots__ = ('start', 'body_start', 'closers', 'stoppers', 'reader', 'search_from', 'longest', 'name', 'arguments', 'preview', 'ends')
@@ -1089,7 +1093,7 @@ class _Scanner:
         self.pending = None
         body, repair_budget = text[block.body_start:best], self.budget.remaining
         found_format, calls = block.reader(body, self)
-        if not closed and getattr(block.reader, 'needs_closer', False): calls = []   # free text counts as a call only once closed
+        if not closed and (getattr(block.reader, 'needs_closer', False) or _bare_name(calls, body)): calls = []   # free text, or a lone word, counts as a call only once closed
         if block.arguments is not None and len(calls) == 1:   # a stream has been sending these arguments raw: finish the text
             start, state, stop = block.arguments
             if stop is None: stop = _scan_value(text, state, final=True)
