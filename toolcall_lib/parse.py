@@ -871,6 +871,10 @@ def _bare_name(calls:list, body:str) -> bool:
     "Whether a block's body is nothing but one call's name (GLM's call without arguments): left open, that is a word of prose (`use <tool_call> tags`)."
     return len(calls) == 1 and not calls[0].arguments and body.strip() == calls[0].name
 
+def _all_refused(calls:list) -> bool:
+    "Whether a block named calls but none read (`<invoke name=\"x\">` and then prose): left open, that is prose mentioning the markup."
+    return bool(calls) and all(call.reason is not None for call in calls)
+
 class _Block:
     "A block that ends at a closing marker (consumed) or a stopping marker (not consumed)."
     __slots__ = ('start', 'body_start', 'closers', 'stoppers', 'reader', 'search_from', 'longest', 'name', 'arguments', 'preview', 'ends')
@@ -1093,7 +1097,7 @@ class _Scanner:
         self.pending = None
         body, repair_budget = text[block.body_start:best], self.budget.remaining
         found_format, calls = block.reader(body, self)
-        if not closed and (getattr(block.reader, 'needs_closer', False) or _bare_name(calls, body)): calls = []   # free text, or a lone word, counts as a call only once closed
+        if not closed and (getattr(block.reader, 'needs_closer', False) or _bare_name(calls, body) or _all_refused(calls)): calls = []   # free text, a lone word, or markup that does not read, is a call (or a refusal) only once closed
         if block.arguments is not None and len(calls) == 1:   # a stream has been sending these arguments raw: finish the text
             start, state, stop = block.arguments
             if stop is None: stop = _scan_value(text, state, final=True)
