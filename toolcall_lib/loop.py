@@ -342,13 +342,17 @@ def _tool_schemas(ns:dict) -> list:
     return schemas
 
 def _text_batch(text:str, ns:dict) -> tuple:
-    "(calls, results for calls refused by name) for a raw-text reply."
+    "(calls, results for the calls refused: by name, cut off, or written so that they do not read) for a raw-text reply."
+    from toolcall_lib.parse import NOT_ALLOWED
     calls, parsed = _parse_text(text, _tool_schemas(ns))
     available = ', '.join(sorted(ns))
     refused = [CallResult(name, error=f'There is no tool named {name!r}. Available tools: {available}.')
                for name in parsed.rejected_tool_names]
     refused += [CallResult(call.name, error=f'Your call to {call.name!r} was cut off before it ended, so it was not run. '
                                             'Send the whole call again.') for call in parsed.calls if not call.complete]
+    refused += [CallResult(rejected.name, error=f"Your {f'call to {rejected.name!r}' if rejected.name else 'tool call'} could not be read "
+                                                 f'({rejected.reason}), so it was not run. Send it again, written as the tool-call format asks.')
+                for rejected in parsed.rejected if rejected.reason != NOT_ALLOWED]  # else the model never learns its call was lost
     return calls, refused
 
 async def _decide(call:PendingCall, approve) -> CallResult|None:

@@ -10,8 +10,8 @@ from typing import Any
 import json_repair
 
 # %% auto 0
-__all__ = ['REPAIR_LIMIT', 'REPAIR_BUDGET', 'REPAIR_ATTEMPTS', 'PYTHONIC_LIMIT', 'ToolCall', 'RejectedCall', 'ParseResult',
-           'StreamEvent', 'TextDelta', 'ReasoningDelta', 'CallStarted', 'ArgumentsDelta', 'CallFinished',
+__all__ = ['REPAIR_LIMIT', 'REPAIR_BUDGET', 'REPAIR_ATTEMPTS', 'PYTHONIC_LIMIT', 'NOT_ALLOWED', 'ToolCall', 'RejectedCall',
+           'ParseResult', 'StreamEvent', 'TextDelta', 'ReasoningDelta', 'CallStarted', 'ArgumentsDelta', 'CallFinished',
            'CallAbandoned', 'CallRejected', 'match_tool_name', 'loads_lenient', 'ToolCallStreamParser',
            'parse_tool_calls']
 
@@ -1381,7 +1381,7 @@ class ToolCallStreamParser:
         self._found += 1
         if name is None:
             if raw.name not in self._rejected: self._rejected.append(raw.name)
-            self._refuse(RejectedCall(raw.name, 'not in the allow-list', start, end, found_format), events)
+            self._refuse(RejectedCall(raw.name, NOT_ALLOWED, start, end, found_format), events)
             return
         budget = self._scanner.budget
         repair_budget = budget.remaining
@@ -1407,6 +1407,7 @@ class ToolCallStreamParser:
             if len(written) > announced[2]: events.append(ArgumentsDelta(index, written[announced[2]:]))
         events.append(CallFinished(index, call))
 
+NOT_ALLOWED = 'not in the allow-list' # The `RejectedCall.reason` of a call to a tool outside the allow-list
 _SYNTAX_WORDS = ('tool_calls', '<tool_call', '<function_call', '<invoke')
 _SYNTAX_TAIL = max(map(len, _SYNTAX_WORDS)) - 1
 
