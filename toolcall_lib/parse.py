@@ -1786,11 +1786,14 @@ def _open_mistral(scanner, text, position, marker, final):
         if id_end == -1: return position + 12, 'markup', None
         call_id, cursor = text[cursor + 9:id_end], id_end
     elif not final and len(text) - cursor < 9 and '[CALL_ID]'.startswith(text[cursor:]): return None
-    if text.startswith('[ARGS]', cursor): cursor += 6
+    marked = text.startswith('[ARGS]', cursor)
+    if marked: cursor += 6
     elif not final and len(text) - cursor < 6 and '[ARGS]'.startswith(text[cursor:]): return None
     value_start = _skip_space(text, cursor, final)
     if value_start is None: return None
-    if value_start == -1 or text[value_start] != '{': return cursor, 'rejected', ('mistral', name, 'its arguments are not a JSON object', position)
+    if value_start == -1 or text[value_start] != '{':
+        if not marked and call_id is None: return position + 12, 'markup', None   # `[TOOL_CALLS] word` in prose: the word stays
+        return cursor, 'rejected', ('mistral', name, 'its arguments are not a JSON object', position)
     scanner.pending = _Value(position, value_start, value_start, 'mistral', strict=False, name=name, call_id=call_id)
     return scanner._finish_value(text, final)
 
