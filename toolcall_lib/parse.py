@@ -1548,11 +1548,12 @@ def _wrapped_calls(body:str, tag:str, budget:_Budget) -> list:
     "The calls of a wrapper around `<tag ...>...</tag>` call elements, each with its own span."
     calls, spans = [], []
     for inside, content in _elements(body, f'<{tag}', f'</{tag}>', _Finder(body), spans):
-        for call in _markup_body_calls(content, _scan_attributes(inside), budget)[1]: calls.append(dataclasses.replace(call, span=spans[-1]))
+        for call in _markup_body_calls(content, _scan_attributes(inside), budget, bare_name=True)[1]: calls.append(dataclasses.replace(call, span=spans[-1]))
     return calls
 
-def _markup_body_calls(body:str, attributes:dict, budget:_Budget) -> tuple:
-    "(format, calls) for the body of a `<tool_call>`-like element."
+def _markup_body_calls(body:str, attributes:dict, budget:_Budget, bare_name:bool=False) -> tuple:
+    """(format, calls) for the body of a `<tool_call>`-like element. `bare_name`: a body of one bare word is GLM's call
+    without arguments (in `<tool_call>` and `<function_call>`, where GLM and the name-then-parameters style write it)."""
     stripped = body.strip()
     name = (attributes.get('name') or attributes.get('function') or '').strip()
     if not stripped: return 'hermes', [_RawCall(name, {})] if name and _valid_name(name) else []
@@ -1565,11 +1566,11 @@ def _markup_body_calls(body:str, attributes:dict, budget:_Budget) -> tuple:
     if '<invoke' in stripped: return 'invoke', _invoke_calls(body, '', budget)
     for tag in ('tool_call', 'function_call'):
         if stripped.startswith((f'<{tag}>', f'<{tag} ')): return 'xml', _wrapped_calls(body, tag, budget)
-    if '<arg_key' in stripped or (not name and '<' not in stripped and _valid_name(stripped, spaces=False)): return 'glm45', _glm_calls(stripped)
+    if '<arg_key' in stripped or (bare_name and not name and '<' not in stripped and _valid_name(stripped, spaces=False)): return 'glm45', _glm_calls(stripped)
     if '<' in stripped or name: return 'xml', _nested_field_calls(stripped, attributes, budget)
     return ('pythonic', _pythonic_calls(stripped)) if _looks_pythonic(stripped) else ('hermes', [])
 
-def _tool_call_reader(body, scanner, attributes, opening): return _markup_body_calls(body, attributes, scanner.budget)
+def _tool_call_reader(body, scanner, attributes, opening): return _markup_body_calls(body, attributes, scanner.budget, bare_name=True)
 
 _register('hermes', _tag_markers('tool_call'), _tag_opener(_tool_call_reader, closers=('</tool_calls>',), preview=True))
 
@@ -1637,7 +1638,7 @@ class _FunctionCallBlock(_Block):
         return scanner.pending.resume(scanner, text, final)
 
 def _function_call_reader(body, scanner, attributes, opening):
-    found_format, calls = _markup_body_calls(body, attributes, scanner.budget)
+    found_format, calls = _markup_body_calls(body, attributes, scanner.budget, bare_name=True)
     return ('xml' if found_format == 'hermes' else found_format), calls
 
 _register('xml', _tag_markers('function_call'), _tag_opener(_function_call_reader, preview=True, block=_FunctionCallBlock))
@@ -2461,7 +2462,7 @@ def _tool_call_body_reader(body, scanner, attributes, opening):
     if not attributes and (found := _NAME_THEN_JSON.match(stripped)) is not None:
         found_format = 'step_audio2' if found[1] else 'glm53' if found[3] else 'telechat4'
         return found_format, [_RawCall(found[2], stripped[found.end():], json_slot=True)]
-    return _markup_body_calls(body, attributes, scanner.budget)
+    return _markup_body_calls(body, attributes, scanner.budget, bare_name=True)
 
 _register('hermes', _tag_markers('tool_call'), _tag_opener(_tool_call_body_reader, closers=('</tool_calls>',), preview=True))
 
