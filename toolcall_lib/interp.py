@@ -5,7 +5,7 @@
 # %% ../nbs/04_interp.ipynb 2
 from __future__ import annotations
 import ast, atexit, base64, builtins, ctypes, functools, gc, io, itertools, json, linecache, math, os, re
-import select, signal, stat, struct, sys, threading, time, traceback, types, warnings, weakref
+import fcntl, select, signal, stat, struct, sys, termios, threading, time, traceback, types, warnings, weakref
 from dataclasses import dataclass, replace
 
 # %% auto 0
@@ -95,6 +95,12 @@ def _wait_for(fd:int, events:int, deadline:float):
         if poller.poll(math.ceil(min(remaining * 1000, _LONGEST_WAIT_MS))): return  # ready, or hung up: the read or write says which
         if remaining == 0: raise _FrameTimeout()
 
+def _readable(fd:int, timeout_ms:int=0) -> bool:
+    "Whether `fd` is readable (or hung up) within `timeout_ms`: at once by default. For a pidfd, readable means the process exited."
+    poller = select.poll()
+    poller.register(fd, select.POLLIN)
+    return bool(poller.poll(timeout_ms))
+
 # The worker's own references to what its request loop reads, writes and decodes frames with, taken when this file is loaded
 # (in the template, before any session exists): a cell that patches `os.write` or `json` does not reach the protocol.
 _os_read, _os_write = os.read, os.write
@@ -182,10 +188,7 @@ class _FrameReader:
 
     def pending(self) -> bool:
         "True if anything waits to be read: a frame or part of one in the buffer or the pipe, or the end of the pipe."
-        if self.buffer: return True
-        poller = select.poll()
-        poller.register(self.fd, select.POLLIN)
-        return bool(poller.poll(0))
+        return bool(self.buffer) or _readable(self.fd)
 
 # %% ../nbs/04_interp.ipynb 44
 _libc = ctypes.CDLL(None, use_errno=True) if sys.platform == 'linux' else None  # the C library Python is linked against
@@ -1475,9 +1478,7 @@ class _Worker:
 
     def exited(self) -> bool:
         "True once the worker's process has exited (its pid may then name another process)."
-        poller = select.poll()
-        poller.register(self.pidfd, select.POLLIN)
-        return bool(poller.poll(0))
+        return _readable(self.pidfd)
 
     def watch(self, inside:tuple, deadline:float) -> bool:
         "Learn where the worker's request loop waits for a request, before any cell ran; False where the kernel does not show it."
@@ -1501,7 +1502,6 @@ class _Worker:
 
     def where(self) -> str:
         "'waiting' when the request loop waits for the next request with the request read and its reply pipe in place, else 'busy'; 'moved' if its reply descriptor is no longer the reply pipe; 'hidden' if the kernel no longer shows it."
-        import fcntl, termios
         try: fields = os.pread(self.syscall_fd, 256, 0).split()
         except OSError: return 'hidden'
         number, request_fd, lowest = self.waiting  # the stack grows down: code a cell runs, a handler it left, waits lower
@@ -1601,10 +1601,7 @@ class _Worker:
                 try: os.close(fd)
                 except OSError: pass
         if pidfd is not None:
-            try:
-                poller = select.poll()
-                poller.register(pidfd, select.POLLIN)
-                poller.poll(5000)  # readable once the process has exited
+            try: _readable(pidfd, 5000)  # readable once the process has exited
             except Exception: pass
             try: os.close(pidfd)
             except OSError: pass
@@ -1911,9 +1908,7 @@ class Sandbox:
         if not worker.layers.get('filesystem') or worker.pidfd is None: return None
         try: fd = os.open(f'/proc/{worker.pid}/root{_SCRATCH}', os.O_PATH | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
         except OSError: return None
-        poller = select.poll()
-        poller.register(worker.pidfd, select.POLLIN)
-        if poller.poll(0):  # the worker died: that pid may name another process now
+        if worker.exited():  # the worker died: that pid may name another process now
             os.close(fd)
             return None
         return fd
