@@ -1570,7 +1570,14 @@ def _markup_body_calls(body:str, attributes:dict, budget:_Budget, bare_name:bool
     if '<' in stripped or name: return 'xml', _nested_field_calls(stripped, attributes, budget)
     return ('pythonic', _pythonic_calls(stripped)) if _looks_pythonic(stripped) else ('hermes', [])
 
-def _tool_call_reader(body, scanner, attributes, opening): return _markup_body_calls(body, attributes, scanner.budget, bare_name=True)
+def _markup_reader(label:str, bare_name:bool=False):
+    "The reader of a `<tool_call>`-like tag whose body `_markup_body_calls` reads; a Hermes JSON body is given the format `label`."
+    def read(body, scanner, attributes, opening):
+        found_format, calls = _markup_body_calls(body, attributes, scanner.budget, bare_name)
+        return (label if found_format == 'hermes' else found_format), calls
+    return read
+
+_tool_call_reader = _markup_reader('hermes', bare_name=True)
 
 _register('hermes', _tag_markers('tool_call'), _tag_opener(_tool_call_reader, closers=('</tool_calls>',), preview=True))
 
@@ -1637,9 +1644,7 @@ class _FunctionCallBlock(_Block):
         scanner.pending = _ParametersAfter(start, end, calls[0].name)
         return scanner.pending.resume(scanner, text, final)
 
-def _function_call_reader(body, scanner, attributes, opening):
-    found_format, calls = _markup_body_calls(body, attributes, scanner.budget, bare_name=True)
-    return ('xml' if found_format == 'hermes' else found_format), calls
+_function_call_reader = _markup_reader('xml', bare_name=True)
 
 _register('xml', _tag_markers('function_call'), _tag_opener(_function_call_reader, preview=True, block=_FunctionCallBlock))
 
@@ -2177,11 +2182,7 @@ def _functiongemma_reader(body, scanner): return _gemma_calls(body, 'functiongem
 _register('functiongemma', ('<start_function_call>',), _block_opener(('<end_function_call>',), _functiongemma_reader))
 
 # %% ../nbs/03_parse.ipynb 167
-def _longcat_reader(body, scanner, attributes, opening):
-    found_format, calls = _markup_body_calls(body, attributes, scanner.budget)
-    return ('longcat' if found_format == 'hermes' else found_format), calls
-
-_register('longcat', _tag_markers('longcat_tool_call'), _tag_opener(_longcat_reader, preview=True))
+_register('longcat', _tag_markers('longcat_tool_call'), _tag_opener(_markup_reader('longcat'), preview=True))
 
 # %% ../nbs/03_parse.ipynb 170
 _CWM_CLOSE = '</tool>'
@@ -2370,11 +2371,7 @@ def _dots_reader(body, scanner, attributes, opening):
 _register('dots', _tag_markers('dots_function_call'), _tag_opener(_dots_reader))
 
 # %% ../nbs/03_parse.ipynb 200
-def _nemotron_reader(body, scanner, attributes, opening):
-    found_format, calls = _markup_body_calls(body, attributes, scanner.budget)
-    return ('nemotron' if found_format == 'hermes' else found_format), calls
-
-_register('nemotron', _tag_markers('TOOLCALL'), _tag_opener(_nemotron_reader))
+_register('nemotron', _tag_markers('TOOLCALL'), _tag_opener(_markup_reader('nemotron')))
 
 # %% ../nbs/03_parse.ipynb 203
 _PLAMO_REQUEST, _PLAMO_REQUEST_END = '<|plamo:begin_tool_request:plamo|>', '<|plamo:end_tool_request:plamo|>'
