@@ -9,70 +9,11 @@ from pathlib import Path
 from typing import Callable
 
 # %% auto 0
-__all__ = ['SUBCOMMANDS', 'CliError', 'load_module', 'load_target', 'module_tools', 'register_subcommand', 'build_parser', 'main']
+__all__ = ['SUBCOMMANDS', 'register_subcommand', 'build_parser', 'main', 'CliError', 'load_module', 'load_target', 'module_tools']
 
 # %% ../nbs/10_cli.ipynb 13
-class CliError(Exception):
-    "A problem with what was typed on the command line; its message is shown as one line."
-
-# %% ../nbs/10_cli.ipynb 14
-def load_module(
-    spec:str, # A dotted module name, or a path to a `.py` file
-):
-    "Import `spec` as a module, by dotted name or from a file path."
-    path = Path(spec)
-    if spec.endswith('.py') or path.suffix == '.py' or os.sep in spec or '/' in spec:
-        if not path.is_file(): raise CliError(f'no such file: {spec}')
-        module_name = f'_toolcall_target_{abs(hash(str(path.resolve())))}'
-        if module_name in sys.modules: return sys.modules[module_name]
-        module_spec = importlib.util.spec_from_file_location(module_name, path)
-        module = importlib.util.module_from_spec(module_spec)
-        sys.modules[module_name] = module  # dataclasses and pickling look modules up here
-        try: module_spec.loader.exec_module(module)
-        except Exception as error:
-            del sys.modules[module_name]
-            raise CliError(f'{spec} failed to import: {type(error).__name__}: {error}') from None
-        return module
-    try: return importlib.import_module(spec)
-    except ModuleNotFoundError as error: raise CliError(f'cannot import module {spec!r}: {error}') from None
-    except Exception as error: raise CliError(f'{spec} failed to import: {type(error).__name__}: {error}') from None
-
-# %% ../nbs/10_cli.ipynb 15
-def load_target(
-    target:str, # `MODULE_OR_FILE:NAME`, e.g. `examples/weather_tools.py:get_weather`
-):
-    "The object `target` names: a function, class, method or callable instance."
-    module_part, colon, name = target.rpartition(':')
-    if not colon or not module_part or not name:
-        raise CliError(f'target {target!r} must look like MODULE_OR_FILE:NAME, e.g. examples/weather_tools.py:get_weather')
-    found = load_module(module_part)
-    for part in name.split('.'):
-        if not part.isidentifier() or part.startswith('__'): raise CliError(f'{name!r} is not a valid name to look up')
-        if not hasattr(found, part): raise CliError(f'{module_part} has no attribute {name!r}')
-        found = getattr(found, part)
-    return found
-
-# %% ../nbs/10_cli.ipynb 19
-def _tool_refusal(value, name:str) -> str|None:
-    "Why `value` is not a tool `toolcall` may offer a model (None: it is one)."
-    from toolcall_lib.schema import get_schema
-    if not inspect.isfunction(value): return f'{name} is not a Python function'
-    variadic = [p.name for p in inspect.signature(value).parameters.values() if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
-    if variadic: return f'{name} takes *{variadic[0]}, which a schema cannot describe'
-    try: get_schema(value, name=name)
-    except Exception as error: return f'toolcall schema cannot describe {name}: {error}'
-    return None
-
-def module_tools(
-    module, # A module object whose functions are tools
-) -> dict: # Tool name -> callable
-    "The tools a module offers: the functions in its `__all__` (else its public functions) that `toolcall schema` can describe."
-    names = getattr(module, '__all__', None)
-    if names is None:
-        names = [name for name, value in vars(module).items()
-                 if not name.startswith('_') and inspect.isfunction(value) and value.__module__ == module.__name__]
-    tools = {name: getattr(module, name, None) for name in names}
-    return {name: value for name, value in tools.items() if _tool_refusal(value, name) is None}
+from .cli_targets import CliError, load_module, load_target, module_tools, tool_refusal
+_all_ = ['CliError', 'load_module', 'load_target', 'module_tools']
 
 def _module_tools(spec:str) -> dict:
     "`module_tools` of the module `spec` names; a module offering none is an error, not an empty tool list."
@@ -80,7 +21,7 @@ def _module_tools(spec:str) -> dict:
     if not tools: raise CliError(f'{spec} offers no tools: no function in it has a schema (see toolcall schema {spec}:NAME)')
     return tools
 
-# %% ../nbs/10_cli.ipynb 22
+# %% ../nbs/10_cli.ipynb 16
 SUBCOMMANDS = {}  # name -> (add_arguments, handler, help, description), in the order `toolcall --help` lists them
 
 def register_subcommand(
@@ -111,7 +52,7 @@ def _read_input(source:str|None) -> str:
     if not path.is_file(): raise CliError(f'no such file: {source}')
     return _decode(path.read_bytes(), source)
 
-# %% ../nbs/10_cli.ipynb 24
+# %% ../nbs/10_cli.ipynb 18
 def _cmd_schema(args) -> int:
     "Print the tool schema of a function, method or class."
     from toolcall_lib.schema import tool_schema
@@ -130,7 +71,7 @@ def _schema_arguments(parser):
 register_subcommand('schema', _schema_arguments, _cmd_schema, help='print the tool schema of a function, method or class',
                     description='Print the tool schema of a Python function, method or class as JSON.')
 
-# %% ../nbs/10_cli.ipynb 26
+# %% ../nbs/10_cli.ipynb 20
 def _tool_list(args):
     "The parser's allow-list from --tools or --tools-from (None: any name)."
     if args.tools is not None: return [name.strip() for name in args.tools.split(',') if name.strip()]
@@ -154,7 +95,7 @@ def _parse_arguments(parser):
 register_subcommand('parse', _parse_arguments, _cmd_parse, help='print the tool calls found in model text',
                     description='Find tool calls in raw model output (every format the parser knows) and print them as JSON.')
 
-# %% ../nbs/10_cli.ipynb 28
+# %% ../nbs/10_cli.ipynb 22
 def _cmd_call(args) -> int:
     "Call one tool from a module with JSON arguments and print the result."
     from toolcall_lib.dispatch import ToolCallError, call_func
@@ -162,7 +103,7 @@ def _cmd_call(args) -> int:
     module = load_module(args.module)
     tools = module_tools(module)
     if args.tool not in tools and hasattr(module, args.tool):
-        reason = _tool_refusal(getattr(module, args.tool), args.tool) or "it is not in the module's __all__"
+        reason = tool_refusal(getattr(module, args.tool), args.tool) or "it is not in the module's __all__"
         raise CliError(f'{args.module} does not offer {args.tool!r} as a tool: {reason}')
     arguments = _read_input('-') if args.arguments == '-' else args.arguments
     try: value = call_func(args.tool, arguments, tools)
@@ -181,7 +122,7 @@ def _call_arguments(parser):
 register_subcommand('call', _call_arguments, _cmd_call, help='call one tool of a module with JSON arguments',
                     description='Call one tool of a module with JSON arguments, coerced to its annotated types.')
 
-# %% ../nbs/10_cli.ipynb 30
+# %% ../nbs/10_cli.ipynb 24
 def _cmd_python(args) -> int:
     "Run code in a sandboxed session, or show the sandbox's isolation layers."
     from toolcall_lib.interp import Sandbox
@@ -218,12 +159,12 @@ def _python_arguments(parser):
 register_subcommand('python', _python_arguments, _cmd_python, help='run code in a sandboxed session',
                     description='Run Python code in a sandboxed session: no network, no host files, no secrets.')
 
-# %% ../nbs/10_cli.ipynb 32
+# %% ../nbs/10_cli.ipynb 26
 from .mcp_cli import MCP_DESCRIPTION, MCP_HELP, add_mcp_arguments, run_mcp_command
 
 register_subcommand('mcp', add_mcp_arguments, run_mcp_command, help=MCP_HELP, description=MCP_DESCRIPTION)
 
-# %% ../nbs/10_cli.ipynb 34
+# %% ../nbs/10_cli.ipynb 28
 def _looks_like_json(text:str) -> bool:
     "Does `text` open like a JSON object or array (and not like `[get_weather(...)]` or `[TOOL_CALLS]`)?"
     stripped = text.lstrip()
@@ -306,7 +247,7 @@ def _run_arguments(parser):
 register_subcommand('run', _run_arguments, _cmd_run, help="run the tool calls in a model's reply",
                     description="Run the tool calls in a model's reply and print the tool-result messages as JSON.")
 
-# %% ../nbs/10_cli.ipynb 36
+# %% ../nbs/10_cli.ipynb 30
 class _OneLineErrors(argparse.ArgumentParser):
     "argparse prints the whole usage before a usage error; one line that points at `--help` is easier to read."
     def error(self, message):
@@ -323,7 +264,7 @@ def build_parser() -> argparse.ArgumentParser:
         subparser.set_defaults(handler=handler)
     return parser
 
-# %% ../nbs/10_cli.ipynb 37
+# %% ../nbs/10_cli.ipynb 31
 _USER_ERRORS = (CliError, ValueError, TypeError, LookupError, ImportError, OSError, SyntaxError)
 
 def _quiet_stdout():

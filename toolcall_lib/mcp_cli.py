@@ -6,6 +6,7 @@
 from __future__ import annotations
 import sys
 from collections.abc import Mapping
+from .cli_targets import CliError, load_module, load_target, module_tools
 
 # %% auto 0
 __all__ = ['MCP_HELP', 'MCP_DESCRIPTION', 'target_tools', 'run_mcp_command', 'add_mcp_arguments', 'add_mcp_commands']
@@ -15,7 +16,6 @@ def target_tools(
     target:str, # A module or `.py` file, or `MODULE_OR_FILE:NAME` naming a function, list, dict, toolset class or instance
 ):
     "The tools one command-line target names, as something `combine_tools` takes."
-    from toolcall_lib.cli import CliError, load_module, load_target, module_tools
     from toolcall_lib.toolset import Toolset
     module_part, colon, name = target.rpartition(':')
     if not (colon and module_part and name):
@@ -35,7 +35,6 @@ def _is_loopback(host:str) -> bool:
 
 def _host_port(text:str) -> tuple:
     "(host, port) from 'HOST:PORT' ('[::1]:8000' for IPv6)."
-    from toolcall_lib.cli import CliError
     host, colon, port = text.rpartition(':')
     if not colon or not host or not port.isdigit() or not 0 < int(port) < 65536:
         raise CliError(f'--http needs HOST:PORT, e.g. 127.0.0.1:8000, not {text!r}')
@@ -52,7 +51,6 @@ def _run_server(server, http:str|None):
     serve(server, 'http', host=host, port=port)
 
 def _serve_command(args) -> int:
-    from toolcall_lib.cli import CliError
     from toolcall_lib.mcp import mcp_server
     from toolcall_lib.toolset import MemoryToolset, ToolsetError, combine_tools
     sources = [target_tools(target) for target in args.targets]
@@ -80,11 +78,9 @@ def run_mcp_command(
     args, # The parsed `toolcall mcp ...` arguments
 ) -> int: # Exit status
     "Run `toolcall mcp serve` or `toolcall mcp python` (after checking the MCP SDK is installed)."
-    from toolcall_lib.cli import CliError
-    from toolcall_lib.mcp import MCPUnavailableError, _sdk
-    try: _sdk()
-    except MCPUnavailableError as error: raise CliError(str(error)) from None
+    from toolcall_lib.mcp import MCPUnavailableError
     try: return _serve_command(args) if args.mcp_command == 'serve' else _python_command(args)
+    except MCPUnavailableError as error: raise CliError(str(error)) from None   # names the extra to install
     except KeyboardInterrupt: return 130
 
 # %% ../nbs/09_mcp_cli.ipynb 17
