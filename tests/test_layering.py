@@ -1,0 +1,70 @@
+"""The import contract (`.importlinter`): the package's layering holds, and an arrow up would fail it.
+
+import-linter reads every import statement, the ones inside functions too (most of this package imports lazily),
+so `toolcall_lib.schema` importing `toolcall_lib.cli` anywhere breaks the contract. The later tests run the same
+contract on a copy of the package, to show it fails on an arrow up and holds once `parse` and `interp` are packages."""
+import os, shutil, subprocess, sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CONTRACT = ROOT/'.importlinter'
+
+LINT = ('import sys, toolcall_lib; from importlinter.cli import lint_imports\n'
+        'print("linting", toolcall_lib.__file__)\n'
+        'sys.exit(lint_imports(config_filename=sys.argv[1], no_cache=True, no_logo=True))\n')
+
+def lint(package_parent:Path) -> subprocess.CompletedProcess:
+    "Run the contract against the `toolcall_lib` found in `package_parent`."
+    env = {**os.environ, 'PYTHONPATH': str(package_parent)}
+    return subprocess.run([sys.executable, '-c', LINT, str(CONTRACT)], capture_output=True, text=True, env=env,
+                          cwd=package_parent, timeout=120)
+
+def package_copy(tmp_path:Path) -> Path:
+    "A copy of the package under `tmp_path`, which `lint(tmp_path)` reads instead of the checkout's."
+    shutil.copytree(ROOT/'toolcall_lib', tmp_path/'toolcall_lib', ignore=shutil.ignore_patterns('__pycache__'))
+    return tmp_path/'toolcall_lib'
+
+def test_the_package_keeps_its_layers():
+    done = lint(ROOT)
+    assert done.returncode == 0 and f'linting {ROOT/"toolcall_lib"}' in done.stdout, done.stdout + done.stderr
+    assert '0 broken' in done.stdout, done.stdout
+
+def test_an_arrow_up_fails(tmp_path):
+    "A lazy import of the CLI inside schema (a function-level import, as this package writes them) breaks the layers."
+    package = package_copy(tmp_path)
+    with open(package/'schema.py', 'a') as schema: schema.write('\ndef _reach_up():\n    from toolcall_lib.cli import main\n')
+    done = lint(tmp_path)
+    assert f'linting {package}' in done.stdout, done.stdout + done.stderr
+    assert done.returncode != 0 and 'toolcall_lib.schema -> toolcall_lib.cli' in done.stdout, done.stdout
+
+def test_siblings_stay_apart(tmp_path):
+    "toolset, parse and interp are independent: the parser may not use the toolset module, nor the loop the MCP one."
+    package = package_copy(tmp_path)
+    with open(package/'parse.py', 'a') as parse: parse.write('\ndef _across():\n    from toolcall_lib.toolset import Toolset\n')
+    with open(package/'loop.py', 'a') as loop: loop.write('\ndef _across():\n    from toolcall_lib.mcp import serve\n')
+    done = lint(tmp_path)
+    assert done.returncode != 0, done.stdout
+    assert 'toolcall_lib.parse -> toolcall_lib.toolset' in done.stdout and 'toolcall_lib.loop -> toolcall_lib.mcp' in done.stdout, done.stdout
+
+def test_parse_and_interp_as_packages(tmp_path):
+    "The contract names modules by prefix: it holds for `parse/` and `interp/` packages, and binds their submodules."
+    package = package_copy(tmp_path)
+    for name in ('parse', 'interp'):
+        (package/name).mkdir()
+        (package/f'{name}.py').rename(package/name/'__init__.py')
+        (package/name/'core.py').write_text('from toolcall_lib.errors import ToolcallLibError\n')
+    done = lint(tmp_path)
+    assert f'linting {package}' in done.stdout and done.returncode == 0, done.stdout + done.stderr
+    (package/'parse'/'formats.py').write_text('from toolcall_lib.schema import get_schema\n')  # parse knows tools as schemas, not schema's code
+    (package/'interp'/'worker.py').write_text('def _tool():\n    from toolcall_lib.dispatch import call_func\n')
+    done = lint(tmp_path)
+    assert done.returncode != 0, done.stdout
+    assert 'toolcall_lib.parse.formats -> toolcall_lib.schema' in done.stdout, done.stdout
+    assert 'toolcall_lib.interp.worker -> toolcall_lib.dispatch' in done.stdout, done.stdout
+
+def test_a_new_module_must_be_placed(tmp_path):
+    "`exhaustive`: a module the contract does not place is an error, so nothing joins the package outside the layers."
+    package = package_copy(tmp_path)
+    (package/'helpers.py').write_text('')
+    done = lint(tmp_path)
+    assert done.returncode != 0 and 'toolcall_lib.helpers' in done.stdout, done.stdout
