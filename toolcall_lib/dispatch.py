@@ -47,7 +47,9 @@ def _json_type(value) -> str:
     return _JSON_TYPE_NAMES.get(type(value)) or type(value).__name__
 
 # %% ../nbs/01_dispatch.ipynb 12
-class ToolCallError(Exception):
+from .errors import ToolcallLibError
+
+class ToolCallError(ToolcallLibError):
     "A tool call that could not be made; `str(error)` is a message telling the model what to fix."
     def __init__(self,
                  message:str, # What went wrong and what to do instead, addressed to the model

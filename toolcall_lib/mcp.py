@@ -18,7 +18,9 @@ __all__ = ['INSTALL_HINT', 'TRANSPORTS', 'MCPUnavailableError', 'call_result', '
 # %% ../nbs/07_mcp.ipynb 10
 INSTALL_HINT = 'pip install "toolcall_lib[mcp]"'
 
-class MCPUnavailableError(ImportError):
+from .errors import ToolcallLibError
+
+class MCPUnavailableError(ToolcallLibError, ImportError):
     "The official MCP SDK (version 2 or later) is not installed."
 
 @functools.lru_cache(maxsize=1)
@@ -326,7 +328,7 @@ def _server_log():
     try: sys.stderr.fileno(); return sys.stderr
     except (AttributeError, ValueError, OSError): return sys.__stderr__
 
-class MCPConnectionError(ConnectionError):
+class MCPConnectionError(ToolcallLibError, ConnectionError):
     "`mcp_tools` could not connect to the server, or list its tools."
 
 def _root_cause(error:BaseException) -> str:

@@ -21,13 +21,15 @@ except ImportError: typing_extensions = None
 _is_typeddict = typing_extensions.is_typeddict if typing_extensions else typing.is_typeddict
 
 # %% ../nbs/00_schema.ipynb 12
-class SchemaError(TypeError):
+from .errors import ToolcallLibError
+
+class SchemaError(ToolcallLibError, TypeError):
     "A parameter has no type annotation, or its type has no JSON Schema form."
 
 class StrictModeError(SchemaError):
     "A schema uses a construct that a provider's strict mode cannot express."
 
-class ToolNameError(ValueError):
+class ToolNameError(ToolcallLibError, ValueError):
     "A tool name does not match `^[a-zA-Z0-9_-]{1,64}$`, the pattern every provider accepts."
 
 # %% ../nbs/00_schema.ipynb 14

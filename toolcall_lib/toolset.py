@@ -25,7 +25,9 @@ from .dispatch import ToolCallError
 from .schema import ToolNameError, tool_schema, valid_tool_name
 
 # %% ../nbs/02_toolset.ipynb 11
-class ToolsetError(Exception):
+from .errors import ToolcallLibError
+
+class ToolsetError(ToolcallLibError):
     "Base class for every error raised by `toolcall_lib.toolset`."
 
 class ToolsetDefinitionError(ToolsetError, TypeError):
