@@ -1,6 +1,7 @@
 """`Chat` does each piece of work once per step: a reply's format is checked once (not again by each helper it passes
 through), and a result is turned into text once. Counted by wrapping the module's own functions."""
 import json
+import toolcall_lib.content as content
 import toolcall_lib.loop as loop
 from toolcall_lib.dispatch import CallResult
 from toolcall_lib.interp import Image, RunResult
@@ -11,13 +12,13 @@ def get_weather(city:str, # City name
     "The weather in a city."
     return f'Sunny in {city}'
 
-def counting(monkeypatch, name:str) -> list:
-    "Wrap `loop.<name>` so each call is noted; the list of calls."
-    calls, original = [], getattr(loop, name)
+def counting(monkeypatch, name:str, module=loop) -> list:
+    "Wrap `module.<name>` (the loop's by default) so each call is noted; the list of calls."
+    calls, original = [], getattr(module, name)
     def wrapper(*args, **kwargs):
         calls.append(args)
         return original(*args, **kwargs)
-    monkeypatch.setattr(loop, name, wrapper)
+    monkeypatch.setattr(module, name, wrapper)
     return calls
 
 REPLIES = {
@@ -40,7 +41,7 @@ def test_each_step_checks_the_reply_format_once(monkeypatch):
 def test_a_result_becomes_text_once_for_a_text_model(monkeypatch):
     plot = RunResult(output='plotted\n', images=(Image('image/png', 'aGk=', 1, 1),))
     results = [CallResult('get_weather', value='Sunny', id='1'), CallResult('python', value=plot, id='2')]
-    conversions = counting(monkeypatch, 'tool_result_text')
+    conversions = counting(monkeypatch, 'tool_result_text', content)   # rendering is content's
     messages = loop.result_messages(results, 'text')
     assert [message['content'] for message in messages][0] == 'Sunny'
     assert messages[1]['content'].startswith('plotted\n') and messages[1]['content'].endswith('\n[1 image(s), which this model cannot be shown]')

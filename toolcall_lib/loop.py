@@ -4,19 +4,22 @@
 
 # %% ../nbs/05_loop.ipynb 3
 from __future__ import annotations
-import asyncio, base64, dataclasses, enum, inspect, io, json, sys
+import asyncio, dataclasses, inspect, json, sys
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import Any, Callable
-from pydantic_core import to_jsonable_python
+from .content import result_content, result_pictures, tool_result_text, wire_value
 from .dispatch import CallResult, call_funcs_async, coerce_args, mk_ns, resolve_nm
+from .errors import ToolcallLibError
+_all_ = ['tool_result_text', 'result_content']   # rendered by `toolcall_lib.content`, still importable from here
 
 # %% auto 0
-__all__ = ['PROVIDERS', 'PendingCall', 'is_stream_event', 'detect_provider', 'extract_calls', 'tool_result_text',
-           'result_content', 'result_messages', 'Step', 'run_tools_async', 'run_tools', 'collect_stream',
-           'acollect_stream', 'reply_text', 'ReplayClient', 'sdk_provider', 'SDKClient', 'StepLimitReached', 'Chat',
-           'RecordingClient', 'RecordingMismatch', 'check_recording']
+__all__ = ['PROVIDERS', 'PendingCall', 'ReplyError', 'ClientError', 'SettingError', 'is_stream_event', 'detect_provider',
+           'extract_calls', 'result_messages', 'Step', 'run_tools_async', 'run_tools', 'collect_stream',
+           'acollect_stream', 'reply_text', 'ReplayExhausted', 'ReplayClient', 'sdk_provider', 'SDKClient',
+           'StepLimitReached', 'Chat', 'RecordingClient', 'RecordingMismatch', 'check_recording', 'tool_result_text',
+           'result_content']
 
 # %% ../nbs/05_loop.ipynb 12
 PROVIDERS = ('openai', 'openai-responses', 'anthropic', 'gemini', 'text')
@@ -29,6 +32,15 @@ class PendingCall:
     call_id: str|None = None # The provider's id for matching the result (Gemini may send none)
     provider: str = 'text' # Which wire format the call came in
 
+class ReplyError(ToolcallLibError, ValueError):
+    "A model reply or stream the loop cannot read: in no known format, in another format than expected, or malformed."
+
+class ClientError(ToolcallLibError, TypeError):
+    "A model client (or what it returned) the loop cannot use, or settings that do not apply to it."
+
+class SettingError(ToolcallLibError, ValueError):
+    "An option the loop does not know: a provider name, an `api`, a missing `model`."
+
 # %% ../nbs/05_loop.ipynb 14
 def _as_plain(reply):
     "SDK objects become the plain dicts of their wire format: pydantic models dumped by alias (google-genai's field names are snake_case, its aliases the API's camelCase), without unset fields."
@@ -36,7 +48,7 @@ def _as_plain(reply):
     if callable(getattr(reply, 'model_dump', None)):
         return reply.model_dump(mode='json', by_alias=True, exclude_none=True)
     if callable(getattr(reply, 'to_dict', None)): return reply.to_dict()
-    raise TypeError(f'cannot read a model reply of type {type(reply).__name__}: pass a dict, a list, a str or a pydantic model')
+    raise ClientError(f'cannot read a model reply of type {type(reply).__name__}: pass a dict, a list, a str or a pydantic model')
 
 _ANTHROPIC_EVENTS = ('message_start', 'content_block_start', 'content_block_delta', 'content_block_stop', 'message_delta', 'message_stop', 'ping')
 
@@ -60,26 +72,26 @@ def detect_provider(
     "Which wire format `reply` is in."
     reply = _as_plain(reply)
     if isinstance(reply, str): return 'text'
-    if is_stream_event(reply) or isinstance(reply, list) and reply and is_stream_event(reply[0]): raise ValueError(_STREAM_HINT)
+    if is_stream_event(reply) or isinstance(reply, list) and reply and is_stream_event(reply[0]): raise ReplyError(_STREAM_HINT)
     if isinstance(reply, list):
         if all(map(_is_responses_item, reply)): return 'openai-responses'
-        raise ValueError('cannot tell which provider this reply is from: a list is read as Responses output items, '
+        raise ReplyError('cannot tell which provider this reply is from: a list is read as Responses output items, '
                          'and these items have no "type"')
     if 'choices' in reply or 'tool_calls' in reply or reply.get('role') == 'assistant' and isinstance(reply.get('content'), (str, type(None))):
         return 'openai'
     if reply.get('object') == 'response' or 'output' in reply: return 'openai-responses'
     if 'candidates' in reply or 'parts' in reply: return 'gemini'
     if reply.get('type') == 'message' or isinstance(reply.get('content'), list): return 'anthropic'
-    raise ValueError('cannot tell which provider this reply is from: expected OpenAI choices/tool_calls, '
+    raise ReplyError('cannot tell which provider this reply is from: expected OpenAI choices/tool_calls, '
                      'a Responses output list, Anthropic content blocks or Gemini candidates')
 
 def _check_format(reply, provider:str):
     "A clear error when `reply` is not in the `provider` format it was said to be in."
-    if provider not in PROVIDERS: raise ValueError(f'unknown provider {provider!r}: use one of {", ".join(PROVIDERS)}')
+    if provider not in PROVIDERS: raise SettingError(f'unknown provider {provider!r}: use one of {", ".join(PROVIDERS)}')
     try: found = detect_provider(reply)
-    except ValueError as error: raise ValueError(f'expected a reply in {provider} format, got one in no known format ({error})') from None
+    except ValueError as error: raise ReplyError(f'expected a reply in {provider} format, got one in no known format ({error})') from None
     if found != provider:
-        raise ValueError(f'expected a reply in {provider} format, got one in {found} format: set provider={found!r} '
+        raise ReplyError(f'expected a reply in {provider} format, got one in {found} format: set provider={found!r} '
                          f'(toolcall run --provider {found}), or point the client at a {provider} API')
 
 def _checked_provider(reply, provider:str|None) -> str:
@@ -112,7 +124,7 @@ def _gemini_content(reply):
     if 'candidates' not in reply: return reply
     if not reply['candidates']:   # a blocked prompt: no answer at all, which must not read as an empty one
         reason = (reply.get('promptFeedback') or {}).get('blockReason')
-        raise ValueError('the Gemini reply has no candidates' + (f' (prompt blocked: {reason})' if reason else ''))
+        raise ReplyError('the Gemini reply has no candidates' + (f' (prompt blocked: {reason})' if reason else ''))
     return reply['candidates'][0].get('content') or {}
 
 def _gemini_calls(reply):
@@ -146,94 +158,9 @@ def _calls_in(reply, provider:str, tool_names=None) -> list[PendingCall]:
     if provider == 'text': return _parse_text(reply, tool_names)[0]
     try: return _READERS[provider](reply)
     except (KeyError, IndexError, TypeError, AttributeError) as error:
-        raise ValueError(f'malformed {provider} reply: {type(error).__name__}: {error}') from None
+        raise ReplyError(f'malformed {provider} reply: {type(error).__name__}: {error}') from None
 
-# %% ../nbs/05_loop.ipynb 25
-_DATA_STR_PACKAGES = {'builtins', 'datetime', 'uuid', 'decimal', '_decimal', '_pydecimal', 'pathlib', 'enum', 'pydantic'}
-
-def _writes_own_str(value) -> bool:
-    "Did the author of `value`'s class write its `__str__` (rather than it coming from `object`, a builtin or a data type's library)?"
-    owner = next(cls for cls in type(value).__mro__ if '__str__' in vars(cls))
-    return owner.__module__.split('.')[0] not in _DATA_STR_PACKAGES
-
-def _jsonable(value):
-    "JSON data for `value`: bytes as UTF-8 text when they are, else base64; unknown objects by repr."
-    try: return to_jsonable_python(value, fallback=repr, bytes_mode='utf8')
-    except Exception: return to_jsonable_python(value, fallback=repr, bytes_mode='base64')
-
-def _bytes_text(data:bytes) -> str:
-    try: return data.decode('utf-8')
-    except UnicodeDecodeError: return base64.b64encode(data).decode('ascii')
-
-def _wire_value(value):
-    "`value` as JSON data: strings as they are, enums as their value, data through pydantic's JSON conversion, objects with their own `__str__` (or `to_text()`) as that text."
-    if isinstance(value, enum.Enum): return _wire_value(value.value)
-    if isinstance(value, str): return str(value)
-    if isinstance(value, (bytes, bytearray, memoryview)): return _bytes_text(bytes(value))
-    if callable(getattr(value, 'to_text', None)): return value.to_text()
-    if _writes_own_str(value): return str(value)
-    return _jsonable(value)
-
-def tool_result_text(
-    value, # A tool's return value
-) -> str:
-    "`value` as text for a model: strings as they are, data as JSON, other objects with their own `__str__` (or `to_text()`) through it."
-    data = _wire_value(value)
-    return data if isinstance(data, str) else json.dumps(data, ensure_ascii=False)
-
-# %% ../nbs/05_loop.ipynb 30
-_IMAGE_SIGNATURES = ((b'\x89PNG\r\n\x1a\n', 'image/png'), (b'\xff\xd8\xff', 'image/jpeg'), (b'GIF87a', 'image/gif'), (b'GIF89a', 'image/gif'))
-
-def _bytes_image(data:bytes):
-    for signature, mime in _IMAGE_SIGNATURES:
-        if data.startswith(signature): return mime, base64.b64encode(data).decode('ascii')
-    if data[:4] == b'RIFF' and data[8:12] == b'WEBP': return 'image/webp', base64.b64encode(data).decode('ascii')
-    return None
-
-def _saved_png(save) -> tuple:
-    buffer = io.BytesIO()
-    save(buffer)
-    return 'image/png', base64.b64encode(buffer.getvalue()).decode('ascii')
-
-def _image(value):
-    "(mime, base64 data) when `value` is a picture, else None."
-    if isinstance(value, (bytes, bytearray, memoryview)): return _bytes_image(bytes(value))
-    interp = sys.modules.get('toolcall_lib.interp')
-    if interp is not None and isinstance(value, interp.Image): return value.mime, value.data
-    pil = sys.modules.get('PIL.Image')
-    if pil is not None and isinstance(value, pil.Image): return _saved_png(lambda buffer: value.save(buffer, format='PNG'))
-    figure = sys.modules.get('matplotlib.figure')
-    if figure is not None and isinstance(value, figure.Figure):
-        return _saved_png(lambda buffer: value.savefig(buffer, format='png', bbox_inches='tight'))
-    return None
-
-def _carried_image(image):
-    "An image a result carries in its `images`: a sandbox Image, or anything with a `mime` and base64 `data`."
-    found = _image(image)
-    if found: return found
-    mime, data = getattr(image, 'mime', ''), getattr(image, 'data', None)
-    return (mime, data) if isinstance(data, str) and str(mime).startswith('image/') else None
-
-def _pictures(value) -> tuple|None:
-    "(text or None, [(mime, base64 data), ...]) when `value` is a picture, a list of them, or carries `images`; None when it holds none."
-    image = _image(value)
-    if image: return None, [image]
-    if isinstance(value, (list, tuple)) and value:
-        images = [_image(item) for item in value]
-        if all(images): return None, images
-    carried = getattr(value, 'images', None)
-    if isinstance(carried, (list, tuple)) and carried:
-        images = [found for found in map(_carried_image, carried) if found]
-        if images: return tool_result_text(value), images
-    return None
-
-def result_content(
-    value, # A tool's return value
-) -> tuple: # (text or None, [(mime, base64 data), ...])
-    "What a result says: its text (None for a bare picture) and the pictures in it."
-    return _pictures(value) or (tool_result_text(value), [])
-
-# %% ../nbs/05_loop.ipynb 32
+# %% ../nbs/05_loop.ipynb 26
 _IMAGE_NOTE = 'The result is an image; it follows in the next message.'
 
 def _data_url(mime:str, data:str) -> str: return f'data:{mime};base64,{data}'
@@ -276,9 +203,9 @@ def _anthropic_results(results):
 
 def _gemini_response(result:CallResult) -> dict:
     "A Gemini functionResponse; pictures go in its `parts` (multimodal function responses), the response says they are there."
-    pictures = _pictures(result.value) if result.ok else None
+    pictures = result_pictures(result.value) if result.ok else None
     if not result.ok: response, images = {'error': result.error}, []
-    elif pictures is None: response, images = {'result': _wire_value(result.value)}, []
+    elif pictures is None: response, images = {'result': wire_value(result.value)}, []
     else:
         text, images = pictures
         response = {'result': _IMAGE_NOTE.replace('next message', 'parts of this response') if text is None else text}
@@ -305,10 +232,10 @@ def result_messages(
     provider:str, # The wire format to answer in: one of `PROVIDERS`
 ) -> list[dict]:
     "The messages (or Responses input items) that carry `results` back to the model."
-    if provider not in _WRITERS: raise ValueError(f'unknown provider {provider!r}: use one of {", ".join(PROVIDERS)}')
+    if provider not in _WRITERS: raise SettingError(f'unknown provider {provider!r}: use one of {", ".join(PROVIDERS)}')
     return _WRITERS[provider](results)
 
-# %% ../nbs/05_loop.ipynb 37
+# %% ../nbs/05_loop.ipynb 31
 @dataclass(frozen=True)
 class Step:
     "One thing that happened, for `on_step`: a model reply, a tool call the model asked for, or a call's result."
@@ -391,6 +318,20 @@ async def _run_calls(calls:list, ns:dict, max_concurrency:int, timeout, approve,
                                       max_concurrency=max_concurrency, timeout=timeout))
     return [next(ran) if refusal is None else refusal for refusal in decided]
 
+def _check_json_text(text:str, found_nothing:bool=False):
+    """A str that starts like JSON is a mistake worth an error when it is a provider's reply as JSON text (before anything runs),
+    or when it is not valid JSON and holds no call (after parsing): it must not read as "no tool calls"."""
+    if text.lstrip()[:1] not in ('{', '['): return
+    try: data = json.loads(text)
+    except (ValueError, RecursionError) as error:
+        if found_nothing: raise ReplyError(f'this reply is a str that starts like JSON but is not valid JSON ({error}), and holds no tool '
+                                           "call: pass a provider's reply parsed and whole (or the SDK object); for a raw-text "
+                                           "model's answer, pass provider='text'") from None
+        return
+    try: found = detect_provider(data)
+    except ValueError: return
+    if found != 'text': raise ReplyError(f'this reply is a {found} reply written as JSON text: pass json.loads(reply) (or the SDK object)')
+
 async def run_tools_async(
     reply, # What the model sent: a provider's response body or message, or raw text
     ns, # The tools: a dict of name -> callable, or anything `mk_ns` accepts (functions, toolsets)
@@ -403,8 +344,10 @@ async def run_tools_async(
 ) -> list[dict]: # Messages to append to the conversation; empty when the reply made no calls
     "Run the tool calls in `reply` concurrently and return the tool-result messages, in the reply's own format."
     reply = _as_plain(reply)
+    if provider is None and isinstance(reply, str): _check_json_text(reply)
     results, messages = await _run_turn(reply, mk_ns(ns), _checked_provider(reply, provider), max_concurrency, timeout,
                                         approve, on_step, step_number)
+    if provider is None and isinstance(reply, str) and not results: _check_json_text(reply, found_nothing=True)
     await _report_results(on_step, results, step_number, 'every call of this reply has run')
     return messages
 
@@ -418,7 +361,7 @@ async def _run_turn(reply, ns:dict, provider:str, max_concurrency:int, timeout, 
 async def _report_results(on_step, results:list, step_number:int, aftermath:str):
     for result in results: await _report(on_step, Step('result', result, step_number), aftermath)
 
-# %% ../nbs/05_loop.ipynb 39
+# %% ../nbs/05_loop.ipynb 33
 def _run_sync(coroutine):
     "Run `coroutine` to completion whether or not this thread already runs an event loop."
     try: asyncio.get_running_loop()
@@ -437,7 +380,7 @@ def run_tools(
     "Run the tool calls in `reply` and return the tool-result messages, in the reply's own format."
     return _run_sync(run_tools_async(reply, ns, provider, max_concurrency, timeout, approve, on_step))
 
-# %% ../nbs/05_loop.ipynb 53
+# %% ../nbs/05_loop.ipynb 49
 class _BadEvent(ValueError):
     "A stream event the collector cannot place; `_StreamCollector` adds which event it was."
 
@@ -489,7 +432,7 @@ class _ResponsesEvents:
         kind = event.get('type', '')
         if kind in ('response.created', 'response.in_progress'): self.response = event.get('response') or self.response
         elif kind in ('response.completed', 'response.incomplete', 'response.failed'): self.final = event.get('response')
-        elif kind == 'error': raise ValueError(f"the Responses stream reported an error: {event.get('message') or event}")
+        elif kind == 'error': raise ReplyError(f"the Responses stream reported an error: {event.get('message') or event}")
         elif kind in ('response.output_item.added', 'response.output_item.done'):
             self.items[_index(event, 'output_index')] = json.loads(json.dumps(event['item']))
         elif kind == 'response.function_call_arguments.delta':
@@ -515,7 +458,7 @@ class _ResponsesEvents:
 
     def reply(self) -> dict:
         if self.final is not None and self.final.get('status') == 'failed':
-            raise ValueError(f"the model's response failed: {(self.final.get('error') or {}).get('message', self.final.get('error'))}")
+            raise ReplyError(f"the model's response failed: {(self.final.get('error') or {}).get('message', self.final.get('error'))}")
         if self.final is not None and self.final.get('output'): return self.final
         return (self.final or self.response) | {'output': [item for _, item in sorted(self.items.items())]}
 
@@ -535,7 +478,7 @@ class _AnthropicEvents:
         elif kind == 'message_delta':
             self._started().update({key: value for key, value in (event.get('delta') or {}).items()})
             if event.get('usage'): self.message['usage'] = (self.message.get('usage') or {}) | event['usage']
-        elif kind == 'error': raise ValueError(f"the Anthropic stream reported an error: {(event.get('error') or {}).get('message', event)}")
+        elif kind == 'error': raise ReplyError(f"the Anthropic stream reported an error: {(event.get('error') or {}).get('message', event)}")
 
     def _block(self, event:dict) -> dict:
         "The content block `event` is about; one no `content_block_start` opened is an error (the SDK's accumulator fails on it too)."
@@ -561,7 +504,7 @@ class _AnthropicEvents:
         except ValueError: self.blocks[index]['input'] = text
 
     def _started(self) -> dict:
-        if self.message is None: raise ValueError('the Anthropic stream did not start with message_start')
+        if self.message is None: raise ReplyError('the Anthropic stream did not start with message_start')
         return self.message
 
     def reply(self) -> dict:
@@ -603,7 +546,7 @@ class _TextChunks:
         self.parser = ToolCallStreamParser() if on_event is not None else None
 
     def add(self, chunk:str):
-        if not isinstance(chunk, str): raise ValueError(f'a text stream holds str chunks, not {type(chunk).__name__}')
+        if not isinstance(chunk, str): raise ReplyError(f'a text stream holds str chunks, not {type(chunk).__name__}')
         self.pieces.append(chunk)
         if self.parser is not None:
             for event in self.parser.feed(chunk): self.on_event(event)
@@ -627,7 +570,7 @@ def _stream_format(event) -> str:
     if isinstance(event, dict) and (event.get('object') == 'chat.completion.chunk' or
                                     any('delta' in choice for choice in event.get('choices') or [])): return 'openai'
     if isinstance(event, dict) and ('candidates' in event or 'usageMetadata' in event): return 'gemini'
-    raise ValueError(f'cannot tell which provider this stream event is from: {str(event)[:120]}')
+    raise ReplyError(f'cannot tell which provider this stream event is from: {str(event)[:120]}')
 
 class _StreamCollector:
     "Picks the collector from the first event and hands it every event."
@@ -637,21 +580,21 @@ class _StreamCollector:
     def add(self, event):
         event = event if isinstance(event, str) else _as_plain(event)
         if self.collector is not None and self.provider != 'text' and not isinstance(event, dict):
-            raise ValueError(f'a {self.provider} stream holds events (dicts or SDK objects), not {type(event).__name__}: {str(event)[:60]}')
+            raise ReplyError(f'a {self.provider} stream holds events (dicts or SDK objects), not {type(event).__name__}: {str(event)[:60]}')
         if self.collector is None:
             found = _stream_format(event)
             if self.provider is not None and self.provider != found:
-                raise ValueError(f'expected a stream in {self.provider} format, got one in {found} format')
+                raise ReplyError(f'expected a stream in {self.provider} format, got one in {found} format')
             self.provider = found
             self.collector = _TextChunks(self.on_event) if found == 'text' else _COLLECTORS[found]()
         if self.provider != 'text' and self.on_event is not None: self.on_event(event)
         try: self.collector.add(event)
-        except _BadEvent as error: raise ValueError(f'malformed {self.provider} stream: {error}, in {_shown(event)}') from None
+        except _BadEvent as error: raise ReplyError(f'malformed {self.provider} stream: {error}, in {_shown(event)}') from None
         except (KeyError, IndexError, TypeError, AttributeError) as error:   # a field missing or of the wrong type
-            raise ValueError(f'malformed {self.provider} stream: {type(error).__name__} {error}, in {_shown(event)}') from None
+            raise ReplyError(f'malformed {self.provider} stream: {type(error).__name__} {error}, in {_shown(event)}') from None
 
     def reply(self):
-        if self.collector is None: raise ValueError('the stream ended before its first event')
+        if self.collector is None: raise ReplyError('the stream ended before its first event')
         return self.collector.reply()
 
 _COLLECTORS = {'openai': _ChatChunks, 'openai-responses': _ResponsesEvents, 'anthropic': _AnthropicEvents, 'gemini': _GeminiChunks}
@@ -676,7 +619,7 @@ async def acollect_stream(
     async for event in events: collector.add(event)
     return collector.reply()
 
-# %% ../nbs/05_loop.ipynb 65
+# %% ../nbs/05_loop.ipynb 61
 _SCHEMA_FORMAT = {'openai': 'openai', 'openai-responses': 'openai-responses', 'anthropic': 'anthropic',
                   'gemini': 'gemini', 'text': 'openai'}
 
@@ -717,7 +660,7 @@ def _text_in(reply, provider:str) -> str:
     from toolcall_lib.parse import parse_tool_calls
     return parse_tool_calls(reply).text
 
-# %% ../nbs/05_loop.ipynb 68
+# %% ../nbs/05_loop.ipynb 64
 def _is_stream(reply) -> bool:
     "Is `reply` a stream of events (a generator, an SDK stream) rather than a reply?"
     if isinstance(reply, (dict, list, str, bytes)) or callable(getattr(reply, 'model_dump', None)): return False
@@ -733,6 +676,9 @@ def _request_record(messages:list, tools:list, system) -> dict:
     return {'messages': json.loads(json.dumps(messages, default=str)), 'tools': json.loads(json.dumps(tools, default=str))} | (
         {'system': system} if system is not None else {})
 
+class ReplayExhausted(ToolcallLibError, RuntimeError):
+    "A `ReplayClient` was asked for more replies than it was given."
+
 class ReplayClient:
     "A fake model client: returns `replies` one by one and records every request."
     def __init__(self,
@@ -747,10 +693,10 @@ class ReplayClient:
                 ):
         "The next recorded reply."
         self.requests.append(_request_record(messages, tools, system))
-        if not self.replies: raise RuntimeError('ReplayClient has no recorded reply left')
+        if not self.replies: raise ReplayExhausted('ReplayClient has no recorded reply left')
         return self.replies.pop(0)
 
-# %% ../nbs/05_loop.ipynb 70
+# %% ../nbs/05_loop.ipynb 66
 _SDK_CLASSES = {'openai': (('OpenAI',), ('AsyncOpenAI',)),
                 'anthropic': (('Anthropic', 'AnthropicBedrock', 'AnthropicVertex'), ('AsyncAnthropic', 'AsyncAnthropicBedrock', 'AsyncAnthropicVertex')),
                 'google.genai.client': (('Client',), ('AsyncClient',))}
@@ -780,11 +726,11 @@ class SDKClient:
                  **request_options, # More arguments for the create method (Gemini: entries of `config`)
                 ):
         found = sdk_provider(client)
-        if found is None: raise TypeError(f'{type(client).__name__} is not an OpenAI, Anthropic or google-genai client')
+        if found is None: raise ClientError(f'{type(client).__name__} is not an OpenAI, Anthropic or google-genai client')
         family, self.is_async = found
-        if api not in (None, 'chat', 'responses'): raise ValueError(f"api must be 'chat' or 'responses', not {api!r}")
-        if api == 'responses' and family != 'openai': raise ValueError(f"api='responses' is OpenAI's; this is a {family} client")
-        if not model: raise ValueError('pass model=..., the model the SDK should call')
+        if api not in (None, 'chat', 'responses'): raise SettingError(f"api must be 'chat' or 'responses', not {api!r}")
+        if api == 'responses' and family != 'openai': raise SettingError(f"api='responses' is OpenAI's; this is a {family} client")
+        if not model: raise SettingError('pass model=..., the model the SDK should call')
         self.provider = 'openai-responses' if api == 'responses' else family
         self.client, self.model, self.stream, self.request_options = client, model, stream, request_options
 
@@ -827,17 +773,25 @@ class SDKClient:
 
     def __repr__(self): return f'SDKClient({type(self.client).__name__}, model={self.model!r}, provider={self.provider!r}, stream={self.stream})'
 
-# %% ../nbs/05_loop.ipynb 72
+# %% ../nbs/05_loop.ipynb 68
 _SYSTEM_IN_MESSAGES = ('openai', 'openai-responses', 'text')
 
-class StepLimitReached(RuntimeError):
+class StepLimitReached(ToolcallLibError, RuntimeError):
     "The model was still calling tools after `max_steps` model calls; `Chat.messages` holds the whole exchange."
+
+def _not_a_client(client) -> str:
+    "What to say about a `client` that cannot be called: what a client is, and the likely fix."
+    hint = (f"; to call the model {client!r}, pass it as model=: Chat(OpenAI(), tools, model={client!r})"
+            if isinstance(client, str) else '')
+    return (f'the client must be an OpenAI, Anthropic or google-genai SDK client (OpenAI(), Anthropic(), genai.Client()), '
+            f'or a function client(messages, tools) that returns the model\'s reply; got {type(client).__name__} {str(client)[:40]!r}{hint}')
 
 def _model_client(client, model, api, stream, request_options:dict):
     "An SDK client wrapped in `SDKClient`; any other client as it is (SDK settings for it are a mistake worth an error)."
     if sdk_provider(client) is not None: return SDKClient(client, model, api, stream, **request_options)
+    if not callable(client): raise ClientError(_not_a_client(client))
     given = [name for name, value in (('model', model), ('api', api), ('stream', stream)) if value] + list(request_options)
-    if given: raise TypeError(f"{', '.join(given)} only apply to an OpenAI, Anthropic or google-genai client; "
+    if given: raise ClientError(f"{', '.join(given)} only apply to an OpenAI, Anthropic or google-genai client; "
                               f'{type(client).__name__} is called as client(messages, tools)')
     return client
 
@@ -872,9 +826,9 @@ class Chat:
         spoken = getattr(client, 'provider', None)
         spoken = spoken if spoken in PROVIDERS else None
         if provider is None: provider = spoken or 'openai'
-        if provider not in PROVIDERS: raise ValueError(f'unknown provider {provider!r}: use one of {", ".join(PROVIDERS)}')
+        if provider not in PROVIDERS: raise SettingError(f'unknown provider {provider!r}: use one of {", ".join(PROVIDERS)}')
         if spoken is not None and spoken != provider:
-            raise ValueError(f'provider={provider!r}, but the client speaks {spoken}: leave provider out, or pass a {provider} client')
+            raise SettingError(f'provider={provider!r}, but the client speaks {spoken}: leave provider out, or pass a {provider} client')
         from toolcall_lib.schema import tool_schema
         self.client, self.provider, self.max_steps = client, provider, max_steps
         self.max_concurrency, self.timeout, self.system = max_concurrency, timeout, system
@@ -928,7 +882,7 @@ class Chat:
         "The content of every tool result sent so far, in order (text, or the provider's content blocks)."
         return _tool_results(self.messages, self.provider)
 
-# %% ../nbs/05_loop.ipynb 93
+# %% ../nbs/05_loop.ipynb 91
 class RecordingClient:
     "A model client that passes every call on to `client` and keeps the requests and replies as JSON, to save as a recording."
     def __init__(self,
@@ -971,7 +925,7 @@ class RecordingClient:
                 'replies': self.replies, 'tool_results': json.loads(json.dumps(chat.tool_results)),
                 'answer': reply_text(chat.last_reply, chat.provider) if chat.last_reply is not None else None}
 
-class RecordingMismatch(AssertionError):
+class RecordingMismatch(ToolcallLibError, AssertionError):
     "The program, replayed against a recording, no longer does what it did when the recording was made."
 
 def check_recording(

@@ -44,14 +44,14 @@ def call_result(
     is_error:bool=False, # Report it as a failed call (`isError`)?
 ):
     "The MCP `CallToolResult` for a tool's return value: text, JSON text plus `structuredContent`, or image content."
-    from toolcall_lib.loop import _pictures, _wire_value  # the loop's own reading, so both doors send the same content
+    from toolcall_lib.content import result_pictures, wire_value  # the loop's reading too, so both doors send the same content
     mcp_types = _sdk().types
-    if (pictures := _pictures(value)) is not None:
+    if (pictures := result_pictures(value)) is not None:
         text, images = pictures
         content = [mcp_types.TextContent(text=text)] if text is not None else []
         content += [mcp_types.ImageContent(data=data, mime_type=mime) for mime, data in images]
         return mcp_types.CallToolResult(content=content, is_error=is_error)
-    data = _wire_value(value)
+    data = wire_value(value)
     if value is None or isinstance(data, str):
         return mcp_types.CallToolResult(content=[mcp_types.TextContent(text=data if isinstance(data, str) else 'null')], is_error=is_error)
     return mcp_types.CallToolResult(content=[mcp_types.TextContent(text=json.dumps(data, ensure_ascii=False))],
