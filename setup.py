@@ -9,8 +9,9 @@ cfg = ConfigParser(delimiters=['='])
 cfg.read(here/'settings.ini', encoding='utf-8')
 meta = cfg['DEFAULT']
 
-licenses = {'apache2': ('Apache Software License 2.0', 'OSI Approved :: Apache Software License')}
-license_name, license_classifier = licenses[meta['license']]
+# settings.ini names the license as nbdev does; the package metadata carries its SPDX expression (PEP 639), which
+# replaces the `License ::` classifiers (setuptools refuses both together).
+licenses = {'apache2': 'Apache-2.0'}
 statuses = ['1 - Planning', '2 - Pre-Alpha', '3 - Alpha', '4 - Beta', '5 - Production/Stable']
 min_python = meta['min_python']
 py_versions = [f'3.{minor}' for minor in range(int(min_python.split('.')[1]), 14)]
@@ -24,16 +25,19 @@ setuptools.setup(
     long_description_content_type='text/markdown',
     author=meta['author'],
     author_email=meta['author_email'],
-    license=license_name,
+    license_expression=licenses[meta['license']],
+    license_files=['LICENSE'],
     url=meta['git_url'],
+    project_urls={'Documentation': meta['doc_host'] + meta['doc_baseurl'], 'Source': meta['git_url'],
+                  'Issues': meta['git_url'] + '/issues', 'Changelog': meta['git_url'] + '/commits/' + meta['branch']},
     keywords=meta['keywords'].split(),
     classifiers=[f'Development Status :: {statuses[int(meta["status"]) - 1]}',
                  f'Intended Audience :: {meta["audience"]}',
-                 f'License :: {license_classifier}',
                  f'Natural Language :: {meta["language"]}']
-                + [f'Programming Language :: Python :: {v}' for v in py_versions],
+                + [f'Programming Language :: Python :: {v}' for v in py_versions] + ['Typing :: Typed'],
     packages=setuptools.find_packages(include=[meta['lib_path'], meta['lib_path'] + '.*']),
     include_package_data=True,
+    package_data={meta['lib_path']: ['py.typed']},  # PEP 561: type checkers read the package's own annotations
     python_requires=f'>={min_python}',
     install_requires=meta.get('requirements', '').split(),
     # every `NAME_requirements` key of settings.ini is an extra: dev, interp, mcp, postgres, sdk

@@ -132,7 +132,8 @@ def _cmd_python(args) -> int:
             _print_json(status.to_dict()) if args.json else print(status)
             return 0
         for path in args.data_files: _put_file(sandbox, path)
-        result = sandbox.run(_read_input(args.file))
+        if args.code is not None and args.file != '-': raise CliError('give the code either with -c or as FILE, not both')
+        result = sandbox.run(args.code if args.code is not None else _read_input(args.file))
     if args.json: _print_json(result.to_dict())
     elif str(result): print(result)
     return 0 if result.ok else 1
@@ -149,6 +150,7 @@ def _put_file(sandbox, path:str):
 
 def _python_arguments(parser):
     parser.add_argument('file', nargs='?', default='-', metavar='FILE', help='code to run (default: stdin, also "-")')
+    parser.add_argument('-c', dest='code', metavar='CODE', help='code to run, given as text (like python -c)')
     parser.add_argument('--file', dest='data_files', action='append', default=[], metavar='PATH',
                         help="put a host file into the sandbox's scratch directory first, under its own name (repeatable)")
     parser.add_argument('--status', action='store_true', help='print the active isolation layers instead of running code')
@@ -254,9 +256,12 @@ class _OneLineErrors(argparse.ArgumentParser):
         print(f'{self.prog}: error: {message} (see {self.prog} --help)', file=sys.stderr)
         sys.exit(2)
 
+from . import __version__
+
 def build_parser() -> argparse.ArgumentParser:
     "The argument parser for `toolcall` and every subcommand in `SUBCOMMANDS`."
     parser = _OneLineErrors(prog='toolcall', description='LLM tool calling from plain Python.')
+    parser.add_argument('--version', action='version', version=f'toolcall {__version__} (toolcall_lib)')
     commands = parser.add_subparsers(dest='command', metavar='COMMAND', required=True)
     for name, (add_arguments, handler, help, description) in SUBCOMMANDS.items():
         subparser = commands.add_parser(name, help=help, description=description)
