@@ -1,6 +1,6 @@
 """FileToolset must never reach outside its root: `..`, absolute paths, symlinks (file, directory, chained, swapped in
 while it works), plus size limits and non-regular files."""
-import os, shutil, threading, time
+import json, os, pwd, shutil, subprocess, tempfile, textwrap, threading, time
 from pathlib import Path
 
 import pytest
@@ -245,3 +245,163 @@ def test_a_rewrite_keeps_the_file_permissions(layout):
         (root / name).chmod(mode)
         files.write(name, 'new')
         assert (root / name).read_text() == 'new' and (root / name).stat().st_mode & 0o7777 == mode
+
+
+# --- The root itself swapped for a symlink (issue 30): the toolset pins its root when it is made. ---
+
+def swap_root_for_link(root: Path, target: Path) -> Path:
+    "Move `root` away and put a symlink to `target` at its path, as whoever can write the root's parent could; where it went."
+    moved = root.with_name(root.name + '_moved')
+    os.rename(root, moved)
+    root.symlink_to(target)
+    return moved
+
+
+def test_root_swapped_for_a_symlink_after_construction(layout):
+    root, outside, root2 = layout
+    files = FileToolset(root)
+    moved = swap_root_for_link(root, outside)
+    with pytest.raises(ToolInputError, match="no file or directory at 'secret.txt'"): files.read('secret.txt')
+    with pytest.raises(ToolInputError, match="no file or directory"): files.delete('secret.txt')
+    assert files.read('inside.txt') == 'inside'   # still the directory it was given
+    assert files.write('planted.txt', 'pwned') == "Wrote 5 bytes to 'planted.txt'."
+    assert [entry['name'] for entry in files.list_()['entries']] == ['inside.txt', 'planted.txt', 'sub']
+    assert (moved / 'planted.txt').read_text() == 'pwned'
+    outside_untouched(outside, root2)
+
+
+def test_an_absolute_link_inside_the_root_stays_in_the_pinned_root(layout):
+    "A link naming the root's path goes back to the pinned directory, not to whatever the path holds after a swap."
+    root, outside, root2 = layout
+    (root / 'sub' / 'back').symlink_to(root / 'inside.txt')
+    (root / 'sub' / 'dir').symlink_to(root)
+    files = FileToolset(root)
+    swap_root_for_link(root, root2)
+    assert files.read('sub/back') == 'inside'
+    with pytest.raises(ToolInputError, match='no file or directory'): files.read('sub/dir/secret.txt')
+    files.write('sub/dir/new.txt', 'x')
+    outside_untouched(outside, root2)
+
+
+def test_root_swapped_while_tools_run(layout):
+    "A thread keeps swapping the root between the real directory and a symlink to outside; no call may cross over."
+    root, outside, root2 = layout
+    files = FileToolset(root)
+    stop, swaps, away = threading.Event(), [0], root.with_name('root_away')
+
+    def swapper():
+        while not stop.is_set():
+            os.rename(root, away)
+            root.symlink_to(outside)
+            os.unlink(root)
+            os.rename(away, root)
+            swaps[0] += 1
+
+    thread = threading.Thread(target=swapper)
+    thread.start()
+    leaked, succeeded = [], 0
+    try:
+        deadline = time.monotonic() + 1.5
+        while time.monotonic() < deadline:
+            for call in (lambda: files.read('secret.txt'), lambda: files.write('planted.txt', 'pwned'), lambda: files.list_(),
+                         lambda: files.delete('secret.txt'), lambda: files.read('inside.txt')):
+                try: result = call()
+                except ToolInputError: continue
+                succeeded += 1
+                if SECRET in str(result) or 'secret.txt' in str(result): leaked.append(result)
+    finally:
+        stop.set()
+        thread.join()
+    assert swaps[0] > 50 and succeeded > 0
+    assert leaked == []
+    outside_untouched(outside, root2)
+    assert sorted(os.listdir(root)) == ['inside.txt', 'planted.txt', 'sub']
+
+
+def test_closed_toolset_refuses_calls(layout):
+    root, outside, root2 = layout
+    with FileToolset(root) as files: assert files.read('inside.txt') == 'inside'
+    with pytest.raises(Exception, match='was closed'): files.read('inside.txt')
+
+
+def test_non_utf8_file_names_are_listed_as_valid_text(layout):
+    root, outside, root2 = layout
+    (root / os.fsdecode(b'bad\xffname.txt')).write_text('x')
+    (root / os.fsdecode(b'\xed\xa0\x80')).mkdir()   # the UTF-8-like encoding of a lone surrogate: not UTF-8 either
+    listing = FileToolset(root).list_()
+    names = [entry['name'] for entry in listing['entries']]
+    assert names == ['bad\\xffname.txt', 'inside.txt', 'sub', '\\xed\\xa0\\x80']   # in the order of the names on disk
+    assert json.dumps(listing, ensure_ascii=False).encode('utf-8')   # encodable: a server can send it
+
+
+SWAP_SCRIPT = textwrap.dedent('''
+    import json, os, shutil, tempfile
+    from pathlib import Path
+    from toolcall_lib.toolset import FileToolset, ToolInputError
+    base = Path(tempfile.mkdtemp(prefix='toolcall-filetoolset-'))
+    root, outside = base / 'root', base / 'outside'
+    root.mkdir(); outside.mkdir()
+    (outside / 'secret.txt').write_text('TOP SECRET')
+    (root / 'inside.txt').write_text('inside')
+    files = FileToolset(root)
+    os.rename(root, base / 'moved'); root.symlink_to(outside)
+    outcome = {'uid': os.getuid()}
+    for name, call in [('read', lambda: files.read('secret.txt')), ('write', lambda: files.write('planted.txt', 'pwned')),
+                       ('list', lambda: [e['name'] for e in files.list_()['entries']]), ('delete', lambda: files.delete('secret.txt'))]:
+        try: outcome[name] = call()
+        except ToolInputError as error: outcome[name] = f'refused: {error}'
+    outcome['outside'] = sorted(os.listdir(outside)); outcome['moved'] = sorted(os.listdir(base / 'moved'))
+    files.close(); os.unlink(root); shutil.rmtree(base)
+    print(json.dumps(outcome))
+''')
+
+
+def test_root_swap_as_an_unprivileged_user():
+    "The same swap with the toolset running as an ordinary user (`nobody` when the tests run as root)."
+    from test_sandbox_nonroot import unprivileged_command
+    import site
+    # that user may have to run the system's Python (ours can live under root's home): give it this checkout and our packages
+    importable = [str(Path(__file__).resolve().parents[1]), *site.getsitepackages()]
+    completed = subprocess.run(unprivileged_command() + ['-c', SWAP_SCRIPT], capture_output=True, text=True, timeout=60, cwd='/',
+                               env={**os.environ, 'PYTHONPATH': os.pathsep.join(importable)})
+    assert completed.returncode == 0, completed.stderr
+    outcome = json.loads(completed.stdout)
+    assert outcome['uid'] != 0
+    assert outcome == {'uid': outcome['uid'], 'read': "refused: there is no file or directory at 'secret.txt'; use file_list to see what exists",
+                       'write': "Wrote 5 bytes to 'planted.txt'.", 'list': ['inside.txt', 'planted.txt'],
+                       'delete': "refused: there is no file or directory at 'secret.txt'; use file_list to see what exists",
+                       'outside': ['secret.txt'], 'moved': ['inside.txt', 'planted.txt']}
+
+
+@pytest.fixture
+def world_reachable_tmp():
+    "A fresh directory under /tmp that other users can reach (pytest's own tmp_path is private to its user)."
+    path = Path(tempfile.mkdtemp(prefix='toolcall-filetoolset-'))
+    path.chmod(0o755)
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
+
+
+def test_root_swap_by_an_unprivileged_user_does_not_reach_a_root_only_file(world_reachable_tmp):
+    "A toolset running as root over a directory an unprivileged user owns: that user swaps the root for a link to a root-only directory."
+    if os.geteuid() != 0: pytest.skip('needs root: the toolset runs as root, the swap as nobody')
+    from test_sandbox_nonroot import unprivileged_command
+    tmp_path = world_reachable_tmp
+    nobody = pwd.getpwnam('nobody').pw_uid
+    shared, private = tmp_path / 'shared', tmp_path / 'private'
+    shared.mkdir(); private.mkdir(mode=0o700)
+    (private / 'secret.txt').write_text(SECRET)
+    (private / 'secret.txt').chmod(0o600)
+    root = shared / 'root'
+    root.mkdir()
+    (root / 'inside.txt').write_text('inside')
+    for path in (shared, root, root / 'inside.txt'): os.chown(path, nobody, -1)
+    files = FileToolset(root)
+    swap = f'import os; os.rename({str(root)!r}, {str(root) + "_moved"!r}); os.symlink({str(private)!r}, {str(root)!r})'
+    completed = subprocess.run(unprivileged_command() + ['-c', swap], capture_output=True, text=True, timeout=60, cwd='/')
+    assert completed.returncode == 0, completed.stderr
+    assert root.is_symlink()
+    with pytest.raises(ToolInputError, match='no file or directory'): files.read('secret.txt')
+    files.write('planted.txt', 'pwned')
+    assert sorted(os.listdir(private)) == ['secret.txt'] and (private / 'secret.txt').read_text() == SECRET
+    assert (shared / 'root_moved' / 'planted.txt').read_text() == 'pwned'

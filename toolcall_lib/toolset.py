@@ -902,9 +902,9 @@ def split_relative_path(
 
 # %% ../nbs/02_toolset.ipynb 108
 class _DirectoryWalk:
-    "Resolve a relative path under `root` component by component, holding directories open; a context manager closing them."
-    def __init__(self, root:str, requested:str):
-        self.root, self.requested, self.stack = root, requested, []
+    "Resolve a relative path under the root (path `root`, held open as `root_fd`) one component at a time, holding directories open; a context manager closing them."
+    def __init__(self, root:str, requested:str, root_fd:int):
+        self.root, self.requested, self.root_fd, self.stack = root, requested, root_fd, []
 
     def __enter__(self): return self
     def __exit__(self, *exc_info):
@@ -918,7 +918,7 @@ class _DirectoryWalk:
         target = os.readlink(name, dir_fd=self.stack[-1])
         if os.path.isabs(target):
             if target != self.root and not target.startswith(self.root.rstrip(os.sep) + os.sep): raise self._outside()
-            while len(self.stack) > 1: os.close(self.stack.pop())
+            while len(self.stack) > 1: os.close(self.stack.pop())   # back to the pinned root, not to whatever its path holds now
             target = target[len(self.root):]
         pending[:0] = [part for part in target.split('/') if part not in ('', '.')]
         return hops + 1
@@ -929,7 +929,8 @@ class _DirectoryWalk:
                 create_dirs:bool=False, # create missing directories on the way?
                ) -> tuple[int, str|None]: # (directory descriptor, final name), or (descriptor of the directory itself, None)
         "Walk `parts` from the root and return where the final component lives."
-        self.stack.append(os.open(self.root, _DIRECTORY_FLAGS & ~getattr(os, 'O_NOFOLLOW', 0)))
+        if self.root_fd < 0: raise ToolsetError('this FileToolset was closed')
+        self.stack.append(os.dup(self.root_fd))   # the pinned root, never its path: the path may now be a symlink
         pending, hops = list(parts), 0
         while pending:
             name = pending.pop(0)
@@ -973,6 +974,14 @@ def _explain_os_errors(path:str):
         raise ToolInputError(template.format(path=path, strerror=error.strerror or error)) from error
 
 # %% ../nbs/02_toolset.ipynb 112
+def _printable_name(
+    name:str, # a name from the file system, undecodable bytes as lone surrogates (`os.fsdecode`)
+) -> str:
+    "`name` as valid Unicode text: undecodable bytes written as `\\xNN` escapes."
+    try: name.encode('utf-8'); return name
+    except UnicodeEncodeError: return os.fsencode(name).decode('utf-8', 'backslashreplace')
+
+# %% ../nbs/02_toolset.ipynb 115
 class FileToolset(Toolset):
     "Read, write, list and delete text files under one root directory; nothing outside the root is reachable."
     def __init__(self,
@@ -988,6 +997,9 @@ class FileToolset(Toolset):
             raise NotImplementedError('FileToolset needs os.open with dir_fd and O_NOFOLLOW (Linux, macOS, BSD)')
         self.root = os.path.realpath(root)
         if not os.path.isdir(self.root): raise NotADirectoryError(f'FileToolset root {str(root)!r} is not an existing directory')
+        self._root_fd = os.open(self.root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)   # pinned: later swaps of the path do not move us
+        import weakref
+        self._release_root = weakref.finalize(self, os.close, self._root_fd)   # closed when collected, or at exit
         self.max_read_bytes, self.max_write_bytes, self.max_list_entries = max_read_bytes, max_write_bytes, max_list_entries
 
     @tool
@@ -995,7 +1007,7 @@ class FileToolset(Toolset):
              path:str, # file path relative to the root, e.g. "notes/todo.txt"
             ) -> str: # the file's text
         "Read a UTF-8 text file and return its content."
-        with _explain_os_errors(path), _DirectoryWalk(self.root, path) as walk:
+        with _explain_os_errors(path), _DirectoryWalk(self.root, path, self._root_fd) as walk:
             directory, name = walk.resolve(split_relative_path(path))
             if name is None: raise ToolInputError(f'{path!r} is a directory; use file_list to see its files')
             fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | getattr(os, 'O_NONBLOCK', 0), dir_fd=directory)
@@ -1019,7 +1031,7 @@ class FileToolset(Toolset):
         data = _utf8(content, 'content')
         if len(data) > self.max_write_bytes:
             raise FileTooLargeError(f'the content is {len(data)} bytes; at most {self.max_write_bytes} bytes can be written at once')
-        with _explain_os_errors(path), _DirectoryWalk(self.root, path) as walk:
+        with _explain_os_errors(path), _DirectoryWalk(self.root, path, self._root_fd) as walk:
             directory, name = walk.resolve(split_relative_path(path), create_dirs=True)
             if name is None: raise ToolInputError(f'{path!r} is a directory; give the path of a file')
             existing = walk._lstat(name)
@@ -1045,7 +1057,7 @@ class FileToolset(Toolset):
               path:str='', # directory relative to the root; leave empty for the root itself
              ) -> dict: # {"path", "entries": [{"name", "type", "size"}], "truncated"}
         "List a directory: each entry's name, type ('file', 'directory', 'symlink' or 'other') and size in bytes."
-        with _explain_os_errors(path), _DirectoryWalk(self.root, path) as walk:
+        with _explain_os_errors(path), _DirectoryWalk(self.root, path, self._root_fd) as walk:
             directory, name = walk.resolve(split_relative_path(path))
             if name is not None:
                 info = walk._lstat(name)
@@ -1063,14 +1075,14 @@ class FileToolset(Toolset):
         except FileNotFoundError: return None
         kind = ('symlink' if stat.S_ISLNK(info.st_mode) else 'directory' if stat.S_ISDIR(info.st_mode)
                 else 'file' if stat.S_ISREG(info.st_mode) else 'other')
-        return dict(name=entry.name, type=kind, size=info.st_size if kind == 'file' else None)
+        return dict(name=_printable_name(entry.name), type=kind, size=info.st_size if kind == 'file' else None)
 
     @tool
     def delete(self,
                path:str, # file or empty directory relative to the root; a symlink is removed itself, not its target
               ) -> str:
         "Delete a file or an empty directory."
-        with _explain_os_errors(path), _DirectoryWalk(self.root, path) as walk:
+        with _explain_os_errors(path), _DirectoryWalk(self.root, path, self._root_fd) as walk:
             directory, name = walk.resolve(split_relative_path(path), follow_last=False)
             if name is None: raise ToolInputError('the root directory itself cannot be deleted')
             info = os.stat(name, dir_fd=directory, follow_symlinks=False)
@@ -1078,9 +1090,15 @@ class FileToolset(Toolset):
             else: os.unlink(name, dir_fd=directory)
         return f'Deleted {path!r}.'
 
+    def close(self):
+        "Let go of the root directory (the tools fail afterwards)."
+        self._root_fd = -1
+        self._release_root()
+    def __enter__(self): return self
+    def __exit__(self, *exc_info): self.close()
     def __repr__(self): return f'FileToolset({self.root!r}, toolset_name={self.toolset_name!r})'
 
-# %% ../nbs/02_toolset.ipynb 134
+# %% ../nbs/02_toolset.ipynb 139
 def _flatten(sources) -> Iterator:
     for source in sources:
         if isinstance(source, (list, tuple)): yield from _flatten(source)
@@ -1114,7 +1132,7 @@ def combine_tools(
             combined[name], origins[name] = func, origin
     return combined
 
-# %% ../nbs/02_toolset.ipynb 138
+# %% ../nbs/02_toolset.ipynb 143
 def tool_definitions(
     *sources, # what `combine_tools` accepts: toolsets, toolset classes, functions, mappings
     fmt:str='anthropic', # provider format, one of `toolcall_lib.schema.SCHEMA_FORMATS`
