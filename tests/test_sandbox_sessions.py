@@ -222,16 +222,30 @@ def slow_sandboxes(monkeypatch, seconds:float, fail:bool=False) -> list:
     return started
 
 
+def held_sandbox_starts(monkeypatch) -> tuple:
+    "Make every `Sandbox` the pool starts wait until released: (started, released) events, set by the start and by the test."
+    pool_module = SandboxPool.get.__globals__   # the namespace where the pool looks `Sandbox` up, whichever module that is
+    started, released, real = threading.Event(), threading.Event(), pool_module['Sandbox']
+    def start(**options):
+        started.set()
+        assert released.wait(timeout=120), 'the test never released the start'
+        return real(**options)
+    monkeypatch.setitem(pool_module, 'Sandbox', start)
+    return started, released
+
+
 def test_pool_starts_a_sandbox_without_holding_up_other_keys(monkeypatch):
-    with SandboxPool() as pool:
+    with SandboxPool() as pool, ThreadPoolExecutor(2) as threads:
         pool.get('fast')  # already running: taking it must not wait for another key's start
-        slow_sandboxes(monkeypatch, 1.5)
-        slow = threading.Thread(target=pool.get, args=('slow',)); slow.start()
-        time.sleep(0.2)
-        began = time.monotonic()
-        assert pool.get('fast').run('1 + 1').value == '2'
-        assert time.monotonic() - began < 1.0  # it used to wait for the lock the slow start held
-        slow.join()
+        started, released = held_sandbox_starts(monkeypatch)
+        slow = threads.submit(pool.get, 'slow')
+        try:
+            assert started.wait(timeout=60)   # the slow start is under way, and stays so until released
+            # with the start held, the other key answers: had it waited for the lock the start holds, this would time out
+            assert threads.submit(lambda: pool.get('fast').run('1 + 1').value).result(timeout=60) == '2'
+            assert not slow.done()
+        finally: released.set()
+        slow.result(timeout=60)
         assert 'slow' in pool
 
 
@@ -281,13 +295,11 @@ def test_pool_never_closes_a_sandbox_running_a_cell_as_idle():
 
 
 def test_close_from_another_thread_ends_the_running_cell_at_once():
-    box = Sandbox(timeout=60)
-    running = ThreadPoolExecutor(1).submit(box.run, 'import time; time.sleep(30)')
-    time.sleep(0.5)
-    began = time.monotonic()
-    box.close()
-    assert time.monotonic() - began < 5  # it used to wait for the cell (30 s)
-    result = running.result(timeout=5)
+    box = Sandbox(timeout=600)
+    running = ThreadPoolExecutor(1).submit(box.run, 'import threading; threading.Event().wait()')   # a cell that never ends
+    wait_until(lambda: box.busy)
+    box.close()   # it used to wait for the cell, here for ever (the result below would time out)
+    result = running.result(timeout=60)
     assert result.error == 'SandboxClosedError: the sandbox was closed while the cell ran' and result.state_lost
     assert box._closed and box._worker.pid is None  # no restart brought it back to life
     with pytest.raises(interp.SandboxClosedError): box.run('1')
@@ -346,12 +358,19 @@ def test_a_forked_host_process_closing_its_copy_leaves_the_parents_running_cell_
     import os
     with Sandbox() as box:
         running = ThreadPoolExecutor(1).submit(box.run, 'import time; time.sleep(1.5)\n"parent\'s cell"')
-        time.sleep(0.3)
+        wait_until(lambda: box.busy)   # the cell's thread holds the sandbox's lock
         child = os.fork()
         if child == 0:
             try: box.close()  # must neither kill the parent's worker nor wait for a lock nobody will release
             finally: os._exit(0)
-        began = time.monotonic()
-        os.waitpid(child, 0)
-        assert time.monotonic() - began < 1.0
+        # in the child nobody will ever release the lock: a child that waited for it would never exit
+        wait_until(lambda: os.waitpid(child, os.WNOHANG)[0] == child, what='the forked child to exit')
         assert running.result().value == '"parent\'s cell"' and box.run('1 + 1').value == '2'
+
+
+def wait_until(condition, what:str='the condition', timeout:float=60):
+    "Poll `condition` until it holds; fail (not hang) after `timeout` seconds, a guard against a deadlock, not a speed limit."
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, f'waited {timeout} s for {what}'
+        time.sleep(0.01)

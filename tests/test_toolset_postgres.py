@@ -1,15 +1,15 @@
-"""PostgresBackend against a real, throwaway PostgreSQL server (the `postgres` fixture in conftest.py): the nine tools
-as on SQLite, many threads and processes, an immediate shutdown, NUL characters, a server that goes away and comes back,
-its own table and nothing else."""
+"""PostgresBackend against a real, throwaway PostgreSQL server (the `postgres` fixture in conftest.py): what only
+PostgreSQL has. The nine tools answer as on SQLite, NUL characters, a server that goes away and comes back, passwords,
+roles, its own table and nothing else, the pool. What every store must do (threads and processes at once, a crash,
+a newer layout, model text as text) is in tests/test_toolset_persistence.py, run on SQLite and PostgreSQL alike."""
 import itertools, os, secrets, subprocess, sys, textwrap, threading, time, uuid
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
 from throwaway_postgres import PASSWORD, PASSWORD_USER
 from toolcall_lib.dispatch import call_func
 from toolcall_lib.toolset import (MemoryLayoutError, MemoryToolset, MemoryUnavailableError, PostgresBackend, SQLiteBackend,
-                                  ToolInputError, check_memory_backend)
+                                  ToolInputError)
 
 
 def new_table() -> str:
@@ -20,14 +20,6 @@ def new_table() -> str:
 def backend(postgres):
     "A PostgresBackend on a table of its own."
     with PostgresBackend(postgres.dsn(), table=new_table(), max_connections=4, timeout=5) as backend: yield backend
-
-
-def run_python(code: str, *args: str) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, '-c', textwrap.dedent(code), *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-
-
-def test_check_memory_backend_passes(backend):
-    check_memory_backend(backend)
 
 
 def ticking_clock():
@@ -87,96 +79,6 @@ def test_a_postgresql_url_chooses_the_postgres_backend(postgres):
         again.clear()
 
 
-def test_threads_sharing_one_small_pool_lose_nothing(postgres):
-    # 8 threads on a pool of at most 3 connections: operations wait for a free connection instead of failing
-    memory = MemoryToolset(backend=PostgresBackend(postgres.dsn(), table=new_table(), max_connections=3, timeout=30))
-    memory.store('shared', 'start')
-    threads, writes, errors = 8, 40, []
-
-    def worker(thread: int):
-        try:
-            for i in range(writes):
-                memory.store(f't{thread}-{i}', f'value {thread} {i}', tags=[f'thread{thread}'])
-                assert memory.retrieve('shared') is not None
-                memory.update('shared', f'last written by {thread}')
-                memory.store('same key', f'from {thread}')    # concurrent stores of one key
-                if i % 10 == 0: memory.search('value*', in_keys=False, limit=5)
-        except Exception as error: errors.append(error)
-
-    with ThreadPoolExecutor(threads) as pool: list(pool.map(worker, range(threads)))
-    assert errors == []
-    assert memory.count() == threads * writes + 2
-    for thread in range(threads): assert len(memory.list_(tag=f'thread{thread}')) == writes
-    assert memory.get_metadata('shared')['access_count'] == threads * writes   # no lost increment
-    assert memory.retrieve('same key').startswith('from ')
-    memory.close()
-
-
-WRITER = '''
-import sys
-from toolcall_lib.toolset import MemoryToolset, PostgresBackend
-dsn, table, prefix, count = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
-with MemoryToolset(backend=PostgresBackend(dsn, table=table, max_connections=2)) as memory:
-    memory.store('shared', prefix)   # replacing keeps the access count, so every retrieve below is counted
-    for i in range(count):
-        memory.store(f'{prefix}-{i}', f'value {i}', tags=[prefix])
-        memory.store('same key', prefix)
-        memory.retrieve('shared')
-        memory.update('shared', prefix)
-        memory.update(f'missing-{i}', 'never created')
-'''
-
-def test_eight_processes_writing_at_once_lose_nothing(postgres):
-    table = new_table()   # none of the writers finds the table: all eight try to create it at once
-    processes, count = 8, 40
-    writers = [run_python(WRITER, postgres.dsn(), table, f'p{n}', str(count)) for n in range(processes)]
-    for writer in writers:
-        _, stderr = writer.communicate(timeout=300)
-        assert writer.returncode == 0, stderr
-    with PostgresBackend(postgres.dsn(), table=table) as backend:
-        memory = MemoryToolset(backend=backend)
-        for n in range(processes): assert memory.list_(tag=f'p{n}') == sorted(f'p{n}-{i}' for i in range(count))
-        assert memory.count() == processes * count + 2
-        assert memory.search('missing-*', in_values=False) == []   # memory_update never creates a key
-        assert memory.retrieve('same key') in {f'p{n}' for n in range(processes)}
-        assert backend.get('shared').access_count == processes * count   # no lost increment
-        assert backend.get('shared').value in {f'p{n}' for n in range(processes)}
-
-
-ACKNOWLEDGING_WRITER = '''
-import sys
-from toolcall_lib.toolset import MemoryToolset, PostgresBackend
-memory = MemoryToolset(backend=PostgresBackend(sys.argv[1], table=sys.argv[2], timeout=2))
-i = 0
-while True:
-    memory.store(f'key-{i}', 'v' * (i % 5000), tags=['acked'])
-    print(i, flush=True)   # printed only after store() returned: the write is acknowledged
-    i += 1
-'''
-
-def test_an_immediate_shutdown_loses_no_acknowledged_write(postgres):
-    table = new_table()
-    PostgresBackend(postgres.dsn(), table=table).close()
-    writer = run_python(ACKNOWLEDGING_WRITER, postgres.dsn(), table)
-    acknowledged, deadline = -1, time.monotonic() + 120
-    while acknowledged < 150 and time.monotonic() < deadline:
-        line = writer.stdout.readline()
-        if not line: break
-        acknowledged = int(line)
-    try:
-        postgres.stop('immediate')   # no checkpoint, backends killed mid-write: the next start replays the WAL
-        rest, stderr = writer.communicate(timeout=60)   # the server stays down until the writer has given up
-    finally: postgres.start()
-    acknowledged = max([acknowledged, *map(int, rest.split())])
-    assert acknowledged >= 150, stderr
-    assert writer.returncode != 0 and 'MemoryUnavailableError' in stderr and "database 'postgres'" in stderr
-    with MemoryToolset(backend=PostgresBackend(postgres.dsn(), table=table)) as memory:
-        stored = set(memory.list_(tag='acked'))
-        assert [i for i in range(acknowledged + 1) if f'key-{i}' not in stored] == []
-        assert memory.retrieve(f'key-{acknowledged}') == 'v' * (acknowledged % 5000)
-        assert memory.count() in (acknowledged + 1, acknowledged + 2)   # at most the unacknowledged write in flight
-
-
 @pytest.mark.parametrize('mode', ['fast', 'immediate'])
 def test_a_server_that_goes_away_mid_session_and_comes_back(postgres, mode):
     memory = MemoryToolset(backend=PostgresBackend(postgres.dsn(), table=new_table(), max_connections=2, timeout=2))
@@ -234,8 +136,6 @@ def test_its_own_table_and_no_other(postgres):
         assert backend.clear() == 1
     assert postgres.execute(f'SELECT key, value FROM {foreign}') == [('a', 'theirs')]
     assert postgres.execute(f"SELECT obj_description('{ours}'::regclass, 'pg_class')") == [('toolcall_lib memory, layout 1',)]
-    postgres.execute(f"COMMENT ON TABLE {ours} IS 'toolcall_lib memory, layout 99'")
-    with pytest.raises(MemoryLayoutError, match='newer toolcall_lib'): PostgresBackend(postgres.dsn(), table=ours)
     postgres.execute('CREATE SCHEMA IF NOT EXISTS assistant')
     with PostgresBackend(postgres.dsn(), table='assistant.Memory Table') as backend:   # any name is quoted, never spliced
         backend.put('k', 'v', (), 1.0)
@@ -248,26 +148,6 @@ def test_commits_are_durable_even_where_the_server_defaults_to_asynchronous_comm
     assert postgres.execute('SHOW synchronous_commit', database=database) == [('off',)]
     with PostgresBackend(postgres.dsn(database), table=new_table()) as backend:
         with backend._connection() as conn: assert conn.execute('SHOW synchronous_commit').fetchone() == ('on',)
-
-
-def test_search_treats_model_text_as_text(backend):
-    memory = MemoryToolset(backend=backend)
-    memory.store('literal', "50% off _this_ [a-z]+ (x|y) \\d ' ; DROP TABLE x; --")
-    memory.store('other', 'plain words')
-    memory.store('big', 'a' * 100_000)
-    for pattern in ['%', '_this_', '[a-z]+', '(x|y)', '\\d', "'", 'drop table']:
-        assert [hit['key'] for hit in memory.search(pattern)] == ['literal'], pattern
-    assert [hit['key'] for hit in memory.search('_')] == ['literal'] and memory.search('%', in_values=False) == []
-    start = time.perf_counter()
-    assert memory.search('*a*a*a*a*a*a*a*a*a*a*a*a*b') == [] and memory.search('(a+)+$') == []
-    assert time.perf_counter() - start < 10   # a guard against catastrophic backtracking, not a speed goal
-    assert memory.count() == 3
-
-
-def test_records_page_in_code_point_order(backend):
-    keys = ['b', 'B', 'a', 'ä', 'Z', '10', '9', 'ключ', '😀', 'a b']
-    for key in keys: backend.put(key, 'v', (), 1.0)
-    assert [record.key for record in backend.records(page_size=3)] == sorted(keys)
 
 
 def test_without_psycopg_the_module_imports_and_the_backend_says_what_to_install():

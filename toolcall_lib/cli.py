@@ -28,6 +28,7 @@ def register_subcommand(
     name:str, # The subcommand, as typed after `toolcall`
     add_arguments:Callable, # Called with the subcommand's `argparse` parser to add its arguments
     handler:Callable, # Called with the parsed arguments; returns the exit status
+    *,
     help:str, # One line for `toolcall --help`
     description:str|None=None, # The first line of `toolcall NAME --help` (default: `help`)
 ):

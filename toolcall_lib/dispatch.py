@@ -153,7 +153,8 @@ def _walk(nm:str, ns:Mapping):
 
 # %% ../nbs/01_dispatch.ipynb 22
 def resolve_nm(nm:str, # A tool name, or a dotted path like 'obj.method'
-               ns) -> Callable: # The namespace: a mapping, or what `mk_ns` accepts
+               ns, # The namespace: a mapping, or what `mk_ns` accepts
+              ) -> Callable: # The tool
     "Find the callable named `nm` in namespace `ns`, refusing anything the namespace does not deliberately hold."
     if type(ns) is not dict and not isinstance(ns, Mapping): ns = mk_ns(ns)
     if type(nm) is not str: raise UnknownToolError(f"A tool name must be a string, not {_short(nm)}.")
@@ -165,6 +166,7 @@ def resolve_nm(nm:str, # A tool name, or a dotted path like 'obj.method'
 # %% ../nbs/01_dispatch.ipynb 27
 def get_schema_nm(nm:str, # The tool name, possibly dotted like 'obj.method'
                   ns, # The namespace it lives in
+                  *,
                   dot2dash:bool=False, # Write dots in the name as dashes?
                   **kwargs # Passed on to `get_schema` (`pname`, `skip_hidden`, ...)
                  ) -> dict: # The `get_schema` dict, named `nm`
@@ -619,7 +621,9 @@ def _plan_for(func) -> _Plan:
 # %% ../nbs/01_dispatch.ipynb 52
 def coerce_args(func:Callable, # The tool
                 inputs:dict|str, # The model's arguments: a dict, or JSON object text
-                name:str|None=None) -> dict: # The keyword arguments (positional-only ones included by name)
+                *,
+                name:str|None=None, # The tool's name in error messages (default: the function's own)
+               ) -> dict: # The keyword arguments (positional-only ones included by name)
     "Validate and convert `inputs` to `func`'s annotated parameter types, raising a `ToolCallError` the model can act on."
     plan = _plan_for(func)
     args, kwargs = plan.bind(inputs, name or getattr(func, '__name__', 'tool'))
@@ -673,6 +677,7 @@ async def call_func_async(fc_name:str, # The tool name the model sent
                           fc_inputs:dict|str, # The arguments the model sent: a dict, or JSON object text
                           ns, # The namespace: a mapping of tool names, or what `mk_ns` accepts
                           raise_on_err:bool=True, # Raise errors? Otherwise return their message as the result
+                          *,
                           timeout:float|None=None): # Seconds the tool may take (None: no limit)
     "`call_func` for an event loop: awaits an async tool, runs a sync one in a worker thread."
     try:
@@ -741,8 +746,10 @@ async def _one_call(call, ns, semaphore, timeout) -> CallResult:
 
 async def call_funcs_async(calls:list, # Tool calls: (name, arguments) pairs, dicts or objects with name and arguments
                            ns, # The namespace: a mapping of tool names, or what `mk_ns` accepts
+                           *,
                            max_concurrency:int=8, # How many calls may run at the same time
-                           timeout:float|None=None) -> list[CallResult]: # One result per call, in order
+                           timeout:float|None=None, # Seconds each call may take (None: no limit)
+                          ) -> list[CallResult]: # One result per call, in order
     "Run a batch of tool calls concurrently and return their `CallResult`s in the calls' order; failures are results too."
     if max_concurrency < 1: raise ValueError(f'max_concurrency must be at least 1, not {max_concurrency}')
     ns, semaphore = mk_ns(ns), asyncio.Semaphore(max_concurrency)
@@ -853,7 +860,8 @@ def mk_param(orig:str, # The property's name in the schema
              req:list, # The names of the required properties
              pynm:str|None=None, # The Python name to use (default: `orig` made an identifier)
              annotated:bool=False, # Carry the description in the annotation, as `Annotated[type, description]`?
-             types:_SchemaTypes|None=None) -> Parameter: # Converter holding the whole schema, for `$ref`s
+             types:_SchemaTypes|None=None, # Converter holding the whole schema, for `$ref`s
+            ) -> Parameter: # The parameter, annotated with the property's Python type
     "The `inspect.Parameter` for schema property `orig`: required ones positional-or-keyword, others keyword-only with a default"
     types = types or _SchemaTypes({}, annotated=annotated)
     annotation = types.described(props, orig, with_default=orig in req) if annotated else types.annotation(props, orig)
@@ -892,7 +900,8 @@ def _signature_names(schema:dict) -> dict:
     return names
 
 def schema2sig(tool, # A tool definition (MCP `inputSchema`, Anthropic `input_schema`, OpenAI/Gemini `parameters`)
-               annotated:bool=False) -> inspect.Signature: # Carry descriptions as `Annotated[type, description]`?
+               annotated:bool=False, # Carry descriptions as `Annotated[type, description]`?
+              ) -> inspect.Signature: # Required parameters first, then keyword-only ones with defaults
     "The `inspect.Signature` a tool definition describes: required properties first, in schema order, then the optional ones"
     name, _, schema = _tool_parts(tool)
     props, req = schema.get('properties') or {}, list(schema.get('required') or [])
@@ -925,7 +934,8 @@ def _dispatch_name_clash(dispfn, props) -> str|None:
 
 # %% ../nbs/01_dispatch.ipynb 121
 def mk_tool(dispfn:Callable, # Called as `dispfn(tool_name, **arguments)` (sync or async)
-            tool) -> Callable: # A function with the tool's signature, docstring and annotations
+            tool, # A tool definition, as `schema2sig` takes
+           ) -> Callable: # A function with the tool's signature, docstring and annotations
     "A Python function for the tool definition `tool` that validates its arguments and hands them to `dispfn`"
     name, description, schema = _tool_parts(tool)
     sig = schema2sig(tool, annotated=True)

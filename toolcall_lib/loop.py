@@ -296,7 +296,7 @@ async def _decide(call:PendingCall, approve) -> CallResult|None:
 def _as_it_will_run(call:PendingCall, ns) -> PendingCall:
     """`call` with its arguments under the parameters' own names and in their types, as dispatch will run it, so `approve`
     judges what runs (a model's `"cmd$"` for `cmd` included); a call dispatch will refuse anyway stays as it was sent."""
-    try: arguments = coerce_args(resolve_nm(call.name, ns), call.arguments, call.name)
+    try: arguments = coerce_args(resolve_nm(call.name, ns), call.arguments, name=call.name)
     except Exception: return call
     return dataclasses.replace(call, arguments=arguments)
 

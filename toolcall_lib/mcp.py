@@ -92,6 +92,7 @@ def _server_class():
 # %% ../nbs/07_mcp.ipynb 23
 def mcp_server(
     tools, # Functions, toolsets (instances or classes), or a dict of name -> callable: what `mk_ns` and `combine_tools` take
+    *,
     name:str|None=None, # The server's name, shown by clients (default: 'toolcall')
     timeout:float|None=None, # Seconds each tool call may take (None: no limit)
     **options, # More `MCPServer` options: `instructions=`, `version=`, `log_level=`, ...
@@ -108,6 +109,7 @@ TRANSPORTS = ('stdio', 'http')
 def serve(
     tools, # What `mcp_server` takes, or a server it made (an `MCPServer`)
     transport:str='stdio', # 'stdio', or 'http' for streamable HTTP at http://HOST:PORT/mcp
+    *,
     host:str='127.0.0.1', # Address to listen on (http)
     port:int=8000, # Port to listen on (http)
     name:str|None=None, # The server's name (when `tools` are tools)
@@ -148,6 +150,7 @@ def _session_key(pool:SandboxPool, handle:str|None, session_handles:bool) -> tup
 # %% ../nbs/07_mcp.ipynb 45
 def python_server(
     name:str='python', # The server's name, shown by clients
+    *,
     timeout:float=30, # Default seconds a cell may run
     memory_mb:int|None=None, # Memory of each sandbox in MiB (None: the `Sandbox` default)
     read_paths:tuple=(), # Extra host paths the code may read
@@ -155,12 +158,12 @@ def python_server(
     require_isolation:bool=False, # Refuse to run when an isolation layer is missing
     session_handles:bool=False, # Give `python` and `reset` a `session` argument (the 2026-07-28 protocol has no sessions)
     max_sessions:int=16, # Most sandboxes alive at once (the least recently used is closed beyond it)
-    idle_seconds:float|None=1800, # Close a client's sandbox unused this long (None: never)
+    idle_timeout:float|None=1800, # Close a client's sandbox unused this many seconds (None: never), as `SandboxPool`'s
 ):
     "An `MCPServer` serving the sandboxed `python` tool and a `reset` tool, with one `Sandbox` per client."
     from toolcall_lib.interp import python as python_reference
     memory = {} if memory_mb is None else {'memory_mb': memory_mb}
-    pool = SandboxPool(max_sessions, idle_seconds, timeout=timeout, read_paths=tuple(read_paths),
+    pool = SandboxPool(max_sessions, idle_timeout, timeout=timeout, read_paths=tuple(read_paths),
                        write_paths=tuple(write_paths), require_isolation=require_isolation, **memory)
 
     @functools.wraps(python_reference)
@@ -204,8 +207,8 @@ class MCPToolError(ToolCallError):
 @dataclasses.dataclass(frozen=True)
 class MCPContent:
     "A tool result with more than text: its text, and the images the server sent (as `interp.Image`)."
-    text: str
-    images: tuple = ()
+    text: str  # the text blocks of the result, joined
+    images: tuple = ()  # the image blocks, as `Image`s
     def __str__(self): return self.text
 
 def _block_text(block) -> str|None:
@@ -243,6 +246,7 @@ class MCPTools(Mapping):
     def __init__(self,
                  client, # A connected `mcp.Client`
                  definitions:list, # The server's tool definitions, as plain MCP JSON (`name`, `description`, `inputSchema`)
+                 *,
                  read_timeout:float|None=None, # Seconds to wait for each call's answer (None: the client's default)
                  loop=None, # The event loop the client lives on, when calls may come from others (None: the caller's)
                 ):
@@ -396,6 +400,7 @@ class _Connection:
 @contextlib.asynccontextmanager
 async def mcp_tools(
     server, # `StdioServerParameters`, a command line (str or list), an http(s) URL, or an `MCPServer`
+    *,
     read_timeout:float|None=None, # Seconds to wait for each call's answer (None: the SDK's default)
     headers:Mapping|None=None, # HTTP headers sent with every request to an http(s) URL, e.g. {'Authorization': 'Bearer TOKEN'}
     **client_options, # More `mcp.Client` options (`mode='legacy'`, `client_info=`, ...)
@@ -403,5 +408,5 @@ async def mcp_tools(
     "Connect to an MCP server and yield its tools as an `MCPTools` namespace, closing the connection after."
     connection = _Connection(_client_target(server, headers), client_options, _describe_server(server))
     client, definitions = await connection.open()
-    try: yield MCPTools(client, definitions, read_timeout, loop=connection.loop)
+    try: yield MCPTools(client, definitions, read_timeout=read_timeout, loop=connection.loop)
     finally: await connection.close()

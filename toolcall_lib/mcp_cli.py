@@ -68,7 +68,7 @@ def _python_command(args) -> int:
     from toolcall_lib.mcp import python_server
     server = python_server(name=args.name or 'python', timeout=args.timeout, memory_mb=args.memory_mb, read_paths=args.read,
                            write_paths=args.write, require_isolation=args.require_isolation,
-                           session_handles=args.http is not None, max_sessions=args.max_sessions, idle_seconds=args.idle_timeout)
+                           session_handles=args.http is not None, max_sessions=args.max_sessions, idle_timeout=args.idle_timeout)
     try: _run_server(server, args.http)
     finally: server.sandbox_pool.close()
     return 0

@@ -881,6 +881,7 @@ def clear_schema_cache():
 # %% ../nbs/00_schema.ipynb 99
 def get_schema(f:Callable, # the function, method, class or callable instance to describe
                pname:str='input_schema', # key under which the parameters' JSON Schema is stored
+               *,
                evalable:bool=False, # replace defaults that `ast.literal_eval` cannot read back by their `str`?
                skip_hidden:bool=False, # leave out parameters whose names start with `_`?
                name:str|None=None, # tool name to use instead of the callable's own, e.g. a dotted 'obj.method'
@@ -1114,6 +1115,7 @@ def _parameters_key(schema):
 
 def render_schema(schema:dict, # a neutral schema, as returned by `get_schema`
                   fmt:str='anthropic', # target: one of SCHEMA_FORMATS
+                  *,
                   strict:bool=False, # use the provider's strict mode (openai, openai-responses, anthropic only)?
                   dot2dash:bool=False, # send dots in the tool name as dashes?
                  )->dict: # the provider's tool definition, plain JSON data
@@ -1146,6 +1148,7 @@ def render_schema(schema:dict, # a neutral schema, as returned by `get_schema`
 
 def tool_schema(f:Callable, # the function, method, class or callable instance to describe
                 fmt:str='anthropic', # target: one of SCHEMA_FORMATS
+                *,
                 strict:bool=False, # use the provider's strict mode (openai, openai-responses, anthropic only)?
                 name:str|None=None, # tool name to use instead of the callable's own
                 skip_hidden:bool=False, # leave out parameters whose names start with `_`?

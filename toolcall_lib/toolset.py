@@ -219,11 +219,11 @@ def _iso(timestamp:float) -> str: return datetime.fromtimestamp(timestamp, timez
 @dataclass(frozen=True)
 class MemoryRecord:
     "One stored memory: key, value, tags, and its metadata."
-    key: str
-    value: str
-    tags: tuple[str, ...] = ()
-    created_at: float = 0.0   # seconds since the epoch
-    updated_at: float = 0.0   # seconds since the epoch
+    key: str                  # the name it is stored under, unique in its store
+    value: str                # the remembered text
+    tags: tuple[str, ...] = ()  # labels to find it by, each once, in the order they were given
+    created_at: float = 0.0   # when it was first stored, seconds since the epoch
+    updated_at: float = 0.0   # when it was last stored or updated, seconds since the epoch
     access_count: int = 0     # how many times `memory_retrieve` returned it
 
     def metadata(self) -> dict:
@@ -793,6 +793,7 @@ class MemoryToolset(Toolset):
     def store(self,
               key:str, # short unique name for the memory, e.g. "user_preference"
               value:str, # the text to remember
+              *,
               tags:list[str]|None=None, # labels to find it by later, e.g. ["ui", "preferences"]
              ) -> str:
         "Store a value (and optional tags) under a key, replacing whatever was stored under that key before."
@@ -810,6 +811,7 @@ class MemoryToolset(Toolset):
     @tool
     def search(self,
                pattern:str, # text to look for, ignoring case; `*` matches any run of characters and `?` any one character
+               *,
                in_keys:bool=True, # look in keys?
                in_values:bool=True, # look in values?
                tag:str|None=None, # only memories with this tag
@@ -837,6 +839,7 @@ class MemoryToolset(Toolset):
     def update(self,
                key:str, # key of an existing memory
                value:str, # its new value
+               *,
                tags:list[str]|None=None, # its new tags; leave out to keep the current ones
               ) -> str:
         "Change the value (and optionally the tags) of an existing memory; it must already exist."
