@@ -14,7 +14,10 @@ interleaved). Its "model" is a script, so tests and tutorials can check every by
 A user message holding `leak:FORMAT` makes the model leak its calls into the reply's text, the way a server whose
 tool-call parser failed does: `leak:hermes` (`<tool_call>{json}</tool_call>`), `leak:qwen3_coder` (Qwen3-Coder's XML
 with its opening `<tool_call>` missing), `leak:mistral` (`[TOOL_CALLS]name[ARGS]{json}`); `broken-json` makes
-its structured calls' argument JSON invalid (a trailing comma). Like the real APIs, it refuses (HTTP 400) a tool result
+its structured calls' argument JSON invalid (a trailing comma). Asked for a typed answer (a `final_answer` tool offered,
+or OpenAI's `response_format` / Responses' `text.format` with a JSON schema), once results are in it answers with
+values made up from the schema (strings 'Paris', numbers 18.5, integers 3); with `answer-invalid-first` in the
+conversation its first answer is `{}`, until the conversation holds the words "does not fit". Like the real APIs, it refuses (HTTP 400) a tool result
 that answers no call of the turn before it; results of leaked calls come back as the user message that follows.
 
 Every request is kept in `requests` as (path, JSON body, headers).
@@ -48,6 +51,34 @@ def _decide(user_text:str, tool_names:list, results:list) -> tuple:
     leak = next((name for name in _LEAKS if f'leak:{name}' in user_text), None)
     if leak: return 'text', 'Let me check. ' + ''.join(_LEAKS[leak](name, arguments) for name, arguments in calls)
     return ('broken', calls) if 'broken-json' in user_text else ('calls', calls)
+
+def _made_up(schema:dict):
+    "A value that fits `schema`, made up from its types."
+    kind = schema.get('type')
+    if kind == 'object' or 'properties' in schema: return {key: _made_up(value) for key, value in (schema.get('properties') or {}).items()}
+    if kind == 'array': return [_made_up(schema.get('items') or {})]
+    return {'string': 'Paris', 'number': 18.5, 'integer': 3, 'boolean': True}.get(kind, 'Paris')
+
+def _answer_schema(api:str, body:dict) -> tuple:
+    "('tool' or 'native', the answer's schema) when the request asks for a typed answer, else (None, None)."
+    if api == 'openai' and (body.get('response_format') or {}).get('type') == 'json_schema':
+        return 'native', body['response_format']['json_schema']['schema']
+    if api == 'openai-responses' and ((body.get('text') or {}).get('format') or {}).get('type') == 'json_schema':
+        return 'native', body['text']['format']['schema']
+    for tool in body.get('tools') or []:
+        for declared in tool.get('functionDeclarations') or [tool.get('function') or tool]:
+            if declared.get('name') == 'final_answer':
+                return 'tool', (declared.get('parameters') or declared.get('input_schema') or declared.get('parametersJsonSchema')
+                                or declared.get('parameters_json_schema'))
+    return None, None
+
+def _typed_answer(api:str, body:dict, decided:tuple) -> tuple:
+    "`decided`, or the typed answer in place of the text answer when one was asked for."
+    how, schema = _answer_schema(api, body)
+    if how is None or decided[0] != 'text' or not decided[1].startswith('Results: '): return decided
+    seen = json.dumps(body)
+    answer = {} if 'answer-invalid-first' in seen and 'does not fit' not in seen else _made_up(schema)
+    return ('text', json.dumps(answer)) if how == 'native' else ('calls', [('final_answer', answer)])
 
 def _qwen3_coder(name:str, arguments:dict) -> str:
     body = ''.join(f'<parameter={key}>\n{value}\n</parameter>\n' for key, value in arguments.items())
@@ -255,7 +286,7 @@ class _Handler(BaseHTTPRequestHandler):
         if api is None: return self._send(404, {'error': {'message': f'no route {self.path}'}})
         read, write = _ROUTES[api]
         model = body.get('model') or self.path.split('/models/')[-1].split(':')[0]
-        try: decided = _decide(*read(body))
+        try: decided = _typed_answer(api, body, _decide(*read(body)))
         except _Refused as error: return self._send(400, {'error': {'type': 'invalid_request_error', 'message': str(error)}})
         if decided[0] == 'broken' and api in ('anthropic', 'gemini'): decided = ('calls', decided[1])   # their calls carry objects, not JSON text
         whole, events = write(*decided, model)

@@ -9,19 +9,21 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import Any, Callable
+from fastcore.basics import patch
 from .assemble import acollect_stream, collect_stream, is_stream_event, plain_reply
 from .content import result_content, result_pictures, tool_result_text, wire_value
 from .dispatch import CallResult, call_funcs_async, coerce_args, mk_ns, resolve_nm
 from .errors import ToolcallLibError
+from .answers import ANSWER_TOOL, Answer, AnswerError
 from .rescue import RESCUE_MODES, leaked_calls, repair_arguments, rescued_messages
-_all_ = ['tool_result_text', 'result_content', 'is_stream_event', 'collect_stream', 'acollect_stream']   # from content and assemble, still importable here
+_all_ = ['tool_result_text', 'result_content', 'is_stream_event', 'collect_stream', 'acollect_stream', 'AnswerError']   # from content and assemble, still importable here
 
 # %% auto 0
 __all__ = ['PROVIDERS', 'PendingCall', 'ReplyError', 'ClientError', 'SettingError', 'detect_provider', 'extract_calls',
            'result_messages', 'Step', 'run_tools_async', 'run_tools', 'reply_text', 'ReplayExhausted', 'ReplayClient',
            'sdk_provider', 'SDKClient', 'StepLimitReached', 'Chat', 'RecordingClient', 'RecordingMismatch',
            'check_recording', 'tool_result_text', 'result_content', 'is_stream_event', 'collect_stream',
-           'acollect_stream']
+           'acollect_stream', 'AnswerError']
 
 # %% ../nbs/05_loop.ipynb 12
 PROVIDERS = ('openai', 'openai-responses', 'anthropic', 'gemini', 'text')
@@ -569,9 +571,11 @@ class SDKClient:
                  messages:list, # The conversation so far, in the provider's format
                  tools:list, # Tool definitions in the provider's format
                  system:str|None=None, # A system prompt
+                 **options, # More arguments for this one request (e.g. `response_format=`), beside the client's own
                 ):
         "The model's reply (an awaitable for an async SDK client); a stream is assembled into one reply."
         create, kwargs = self._request(messages, tools, system)
+        kwargs |= options
         if self.is_async: return self._acall(create, kwargs)
         reply = create(**kwargs)
         return collect_stream(reply, self.provider) if self.stream else reply
@@ -648,16 +652,17 @@ class Chat:
         self.messages, self.last_reply = [], None
         if system is not None and provider in _SYSTEM_IN_MESSAGES: self.messages.append({'role': 'system', 'content': system})
 
-    def _ask_sync(self, kwargs:dict):
+    def _ask_sync(self, tools:list, kwargs:dict):
         "Call a sync client, and read its stream to the end, on a worker thread."
-        reply = self.client(self.messages, self.tools, **kwargs)
+        reply = self.client(self.messages, tools, **kwargs)
         return collect_stream(reply, self.provider) if _is_stream(reply) and not hasattr(reply, '__aiter__') else reply
 
-    async def _ask(self):
+    async def _ask(self, tools:list, options:dict):
         "The model's next reply as plain JSON; Anthropic and Gemini take the system prompt beside the messages."
         kwargs = {'system': self.system} if self.system is not None and self.provider not in _SYSTEM_IN_MESSAGES else {}
-        if _is_async_client(self.client): reply = self.client(self.messages, self.tools, **kwargs)
-        else: reply = await asyncio.to_thread(self._ask_sync, kwargs)   # a sync SDK call must not block the loop
+        kwargs |= options
+        if _is_async_client(self.client): reply = self.client(self.messages, tools, **kwargs)
+        else: reply = await asyncio.to_thread(self._ask_sync, tools, kwargs)   # a sync SDK call must not block the loop
         if inspect.isawaitable(reply): reply = await reply
         if hasattr(reply, '__aiter__'): reply = await acollect_stream(reply, self.provider)
         elif _is_stream(reply): reply = await asyncio.to_thread(collect_stream, reply, self.provider)
@@ -665,34 +670,86 @@ class Chat:
 
     async def acall(self,
                     prompt:str|None=None, # The user's message (None: carry on from where the conversation stands)
-                   ) -> str: # The model's final text answer
-        "Send `prompt`, run tools until the model answers in text, and return that text."
+                    *,
+                    output=None, # The answer's type (pydantic model, dataclass, TypedDict, a list of them, ...): an instance comes back
+                    retries:int=2, # With `output`: how many times an answer that does not fit goes back to the model
+                   ): # The model's final text answer, or an instance of `output`
+        "Send `prompt`, run tools until the model answers, and return its text (with `output`, an instance of that type)."
+        if output is not None: return await self._typed(prompt, Answer(output), retries)
+        return await self._turns(prompt, self.ns, self.tools, {}, lambda: False)
+
+    async def _turns(self, prompt, ns:dict, tools:list, options:dict, done:Callable):
+        "Ask and run tools until the model answers in text (its text) or `done()` after a turn (None)."
         if prompt is not None: self.messages.append(_user_message(prompt, self.provider))
         for number in range(1, self.max_steps + 1):
-            self.last_reply = reply = await self._ask()
+            self.last_reply = reply = await self._ask(tools, options)
             _check_format(reply, self.provider)
             await _report(self.on_step, Step('reply', reply, number), 'the chat has not recorded this reply; call it again with no prompt to ask anew')
-            results, messages, turn = await _run_turn(reply, self.ns, self.provider, self.max_concurrency, self.timeout,   # checked once, above
+            results, messages, turn = await _run_turn(reply, ns, self.provider, self.max_concurrency, self.timeout,   # checked once, above
                                                       self.approve, self.on_step, number, self.rescue)
             self.messages.extend(_model_turn(turn, self.provider) + messages)   # the reply and its results, or neither
             await _report_results(self.on_step, results, number, 'the tools ran and the chat has recorded their results; '
                                                                  'call it again with no prompt to carry on')
             if not results: return _text_in(reply, self.provider)
+            if done(): return None
         raise StepLimitReached(f'the model was still calling tools after {self.max_steps} model calls; '
                                'call the chat again with no prompt to let it carry on')
 
     def __call__(self,
                  prompt:str|None=None, # The user's message (None: carry on from where the conversation stands)
-                ) -> str: # The model's final text answer
-        "Send `prompt`, run tools until the model answers in text, and return that text."
-        return _run_sync(self.acall(prompt))
+                 *,
+                 output=None, # The answer's type (pydantic model, dataclass, TypedDict, a list of them, ...): an instance comes back
+                 retries:int=2, # With `output`: how many times an answer that does not fit goes back to the model
+                ): # The model's final text answer, or an instance of `output`
+        "Send `prompt`, run tools until the model answers, and return its text (with `output`, an instance of that type)."
+        return _run_sync(self.acall(prompt, output=output, retries=retries))
 
     @property
     def tool_results(self) -> list:
         "The content of every tool result sent so far, in order (text, or the provider's content blocks)."
         return _tool_results(self.messages, self.provider)
 
-# %% ../nbs/05_loop.ipynb 89
+# %% ../nbs/05_loop.ipynb 73
+def _native_output(client, provider:str, answer:Answer) -> dict:
+    "Request options that ask an OpenAI SDK client for structured output in `answer`'s schema; {} where the final-answer tool is used."
+    if not isinstance(client, SDKClient): return {}
+    schema = {'name': 'answer', 'schema': answer.schema, 'strict': False}
+    if provider == 'openai': return {'response_format': {'type': 'json_schema', 'json_schema': schema}}
+    if provider == 'openai-responses': return {'text': {'format': {'type': 'json_schema'} | schema}}
+    return {}
+
+class _AnswerTool:
+    "The final-answer tool: keeps the first answer that validates; one that does not raises the words the model reads."
+    def __init__(self, answer:Answer): self.answer, self.found, self.value, self.failures, self.last, self.problem = answer, False, None, 0, None, ''
+    def __call__(self, **arguments):
+        self.last = arguments
+        try: value = self.answer.validate(arguments)
+        except ValueError as error: self.failures, self.problem = self.failures + 1, str(error); raise
+        self.found, self.value = True, value
+        return 'Answer received.'
+
+# %% ../nbs/05_loop.ipynb 74
+@patch
+async def _typed(self:Chat, prompt, answer:Answer, retries:int):
+    "The final answer as an instance of `answer`'s type, asked for natively or through the final-answer tool."
+    options, keeper = _native_output(self.client, self.provider, answer), _AnswerTool(answer)
+    ns, tools = self.ns, self.tools
+    if not options:
+        from toolcall_lib.schema import render_schema
+        ns, tools = {**self.ns, ANSWER_TOOL: keeper}, self.tools + [render_schema(answer.tool(), _SCHEMA_FORMAT[self.provider])]
+    problem, last = '', None
+    for _ in range(retries + 1):
+        text = await self._turns(prompt, ns, tools, options, lambda: keeper.found or keeper.failures > retries)
+        if keeper.found: return keeper.value
+        if keeper.failures > retries: problem, last = keeper.problem, keeper.last; break
+        try: return answer.from_text(text)
+        except ValueError as error: problem, last = str(error), text
+        prompt = problem + ('' if options else f' Give it by calling {ANSWER_TOOL}.')
+    name = getattr(answer.output, '__name__', str(answer.output))
+    tries = f'{retries + 1} tr{"y" if retries == 0 else "ies"}'
+    raise AnswerError(f'the model gave no answer that fits {name} in {tries}: {problem}', last, problem)
+
+# %% ../nbs/05_loop.ipynb 95
 class RecordingClient:
     "A model client that passes every call on to `client` and keeps the requests and replies as JSON, to save as a recording."
     def __init__(self,
