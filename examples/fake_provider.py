@@ -11,6 +11,15 @@ interleaved). Its "model" is a script, so tests and tutorials can check every by
 - once results are there, it answers in text: "Results: " and the text of each result, joined by " | ",
   plus "(saw image/png)" for each picture a result carried.
 
+A user message holding `leak:FORMAT` makes the model leak its calls into the reply's text, the way a server whose
+tool-call parser failed does: `leak:hermes` (`<tool_call>{json}</tool_call>`), `leak:qwen3_coder` (Qwen3-Coder's XML
+with its opening `<tool_call>` missing), `leak:mistral` (`[TOOL_CALLS]name[ARGS]{json}`); `broken-json` makes
+its structured calls' argument JSON invalid (a trailing comma). Asked for a typed answer (a `final_answer` tool offered,
+or OpenAI's `response_format` / Responses' `text.format` with a JSON schema), once results are in it answers with
+values made up from the schema (strings 'Paris', numbers 18.5, integers 3); with `answer-invalid-first` in the
+conversation its first answer is `{}`, until the conversation holds the words "does not fit". Like the real APIs, it refuses (HTTP 400) a tool result
+that answers no call of the turn before it; results of leaked calls come back as the user message that follows.
+
 Every request is kept in `requests` as (path, JSON body, headers).
 
     with FakeProvider() as server:
@@ -30,7 +39,7 @@ def _pieces(text:str, size:int=5) -> list:
 
 # --- what the scripted model decides -------------------------------------------------------------------
 def _decide(user_text:str, tool_names:list, results:list) -> tuple:
-    "('text', answer) or ('calls', [(name, arguments)]) for a conversation."
+    "('text', answer) or ('calls', [(name, arguments)]) for a conversation; calls to leak come back as ('text', markup)."
     if results:
         texts = [text for text, _ in results]
         seen = [f'(saw {mime})' for _, mimes in results for mime in mimes]
@@ -38,7 +47,57 @@ def _decide(user_text:str, tool_names:list, results:list) -> tuple:
     calls = []
     if 'get_weather' in tool_names: calls += [('get_weather', {'city': city}) for city in CITIES if city in user_text]
     calls += [(name, {}) for name in tool_names if name != 'get_weather' and name in user_text]
-    return ('calls', calls) if calls else ('text', 'No tools needed.')
+    if not calls: return 'text', 'No tools needed.'
+    leak = next((name for name in _LEAKS if f'leak:{name}' in user_text), None)
+    if leak: return 'text', 'Let me check. ' + ''.join(_LEAKS[leak](name, arguments) for name, arguments in calls)
+    return ('broken', calls) if 'broken-json' in user_text else ('calls', calls)
+
+def _made_up(schema:dict):
+    "A value that fits `schema`, made up from its types."
+    kind = schema.get('type')
+    if kind == 'object' or 'properties' in schema: return {key: _made_up(value) for key, value in (schema.get('properties') or {}).items()}
+    if kind == 'array': return [_made_up(schema.get('items') or {})]
+    return {'string': 'Paris', 'number': 18.5, 'integer': 3, 'boolean': True}.get(kind, 'Paris')
+
+def _answer_schema(api:str, body:dict) -> tuple:
+    "('tool' or 'native', the answer's schema) when the request asks for a typed answer, else (None, None)."
+    if api == 'openai' and (body.get('response_format') or {}).get('type') == 'json_schema':
+        return 'native', body['response_format']['json_schema']['schema']
+    if api == 'openai-responses' and ((body.get('text') or {}).get('format') or {}).get('type') == 'json_schema':
+        return 'native', body['text']['format']['schema']
+    for tool in body.get('tools') or []:
+        for declared in tool.get('functionDeclarations') or [tool.get('function') or tool]:
+            if declared.get('name') == 'final_answer':
+                return 'tool', (declared.get('parameters') or declared.get('input_schema') or declared.get('parametersJsonSchema')
+                                or declared.get('parameters_json_schema'))
+    return None, None
+
+def _typed_answer(api:str, body:dict, decided:tuple) -> tuple:
+    "`decided`, or the typed answer in place of the text answer when one was asked for."
+    how, schema = _answer_schema(api, body)
+    if how is None or decided[0] != 'text' or not decided[1].startswith('Results: '): return decided
+    seen = json.dumps(body)
+    answer = {} if 'answer-invalid-first' in seen and 'does not fit' not in seen else _made_up(schema)
+    return ('text', json.dumps(answer)) if how == 'native' else ('calls', [('final_answer', answer)])
+
+def _qwen3_coder(name:str, arguments:dict) -> str:
+    body = ''.join(f'<parameter={key}>\n{value}\n</parameter>\n' for key, value in arguments.items())
+    return f'<function={name}>\n{body}</function>\n</tool_call>\n'   # the opening <tool_call> is missing, as servers lose it
+
+_LEAKS = {'hermes': lambda name, arguments: f'<tool_call>\n{json.dumps({"name": name, "arguments": arguments})}\n</tool_call>\n',
+          'qwen3_coder': _qwen3_coder,
+          'mistral': lambda name, arguments: f'[TOOL_CALLS]{name}[ARGS]{json.dumps(arguments)}'}
+_LEAK_MARKS = ('<tool_call>', '</tool_call>', '[TOOL_CALLS]')
+
+def _leaked(text) -> bool: return isinstance(text, str) and any(mark in text for mark in _LEAK_MARKS)
+
+def _arguments_json(kind:str, arguments:dict) -> str:
+    "A call's argument JSON; a 'broken' reply's has a trailing comma, which JSON does not allow."
+    text = json.dumps(arguments)
+    return text[:-1] + ',}' if kind == 'broken' and text.endswith('}') else text
+
+class _Refused(Exception):
+    "A request the real API would refuse with HTTP 400."
 
 def _block_text(content) -> tuple:
     "(text, [mime, ...]) of a tool result's content in any provider's shape."
@@ -54,9 +113,14 @@ def _block_text(content) -> tuple:
 
 # --- reading each API's request ------------------------------------------------------------------------
 def _read_openai(body:dict) -> tuple:
-    messages, results = body['messages'], []
-    for message in messages:
-        if message.get('role') == 'tool': results.append(_block_text(message.get('content')))
+    messages, results, called = body['messages'], [], set()
+    for number, message in enumerate(messages):
+        called |= {call['id'] for call in message.get('tool_calls') or []}
+        if message.get('role') == 'tool':
+            if message.get('tool_call_id') not in called: raise _Refused(f"tool message for unknown tool_call_id {message.get('tool_call_id')!r}")
+            results.append(_block_text(message.get('content')))
+        elif message.get('role') == 'user' and number and _leaked(messages[number - 1].get('content')):
+            results.append(_block_text(message.get('content')))
         elif message.get('role') == 'user' and isinstance(message.get('content'), list) and results:  # pictures after the tool messages
             results[-1] = (results[-1][0], results[-1][1] + [part['image_url']['url'].split(';')[0].removeprefix('data:')
                                                              for part in message['content'] if part.get('type') == 'image_url'])
@@ -66,22 +130,45 @@ def _read_openai(body:dict) -> tuple:
 
 def _read_responses(body:dict) -> tuple:
     items = body['input'] if isinstance(body['input'], list) else [{'role': 'user', 'content': body['input']}]
-    results = [_block_text(item['output']) for item in items if item.get('type') == 'function_call_output']
+    called, results = {item['call_id'] for item in items if item.get('type') == 'function_call'}, []
+    for number, item in enumerate(items):
+        if item.get('type') == 'function_call_output':
+            if item.get('call_id') not in called: raise _Refused(f"No tool call found for function call output with call_id {item.get('call_id')}")
+            results.append(_block_text(item['output']))
+        elif item.get('role') == 'user' and number and _leaked(''.join(part.get('text') or '' for part in items[number - 1].get('content') or []
+                                                                        if isinstance(part, dict))):
+            results.append(_block_text(item.get('content')))
     user = [item['content'] for item in items if item.get('role') == 'user' and isinstance(item.get('content'), str)]
     return (user[-1] if user else ''), [tool['name'] for tool in body.get('tools') or []], results
 
 def _read_anthropic(body:dict) -> tuple:
-    results, user = [], ''
+    results, user, previous = [], '', []
     for message in body['messages']:
-        if message['role'] != 'user': continue
-        if isinstance(message['content'], str): user = message['content']
-        else: results += [_block_text(block.get('content')) for block in message['content'] if block.get('type') == 'tool_result']
+        blocks = message['content'] if isinstance(message['content'], list) else [{'type': 'text', 'text': message['content']}]
+        if message['role'] != 'user': previous = blocks; continue
+        asked = {block['id'] for block in previous if block.get('type') == 'tool_use'}
+        answered = [block for block in blocks if block.get('type') == 'tool_result']
+        if any(block.get('tool_use_id') not in asked for block in answered):
+            raise _Refused('messages: tool_result blocks must answer a tool_use block of the previous message')
+        if _leaked(''.join(block.get('text') or '' for block in previous if block.get('type') == 'text')): results.append(_block_text(blocks))
+        elif isinstance(message['content'], str): user = message['content']
+        else: results += [_block_text(block.get('content')) for block in answered]
+        previous = blocks
     return user, [tool['name'] for tool in body.get('tools') or []], results
 
 def _read_gemini(body:dict) -> tuple:
-    results, user = [], ''
+    results, user, previous = [], '', []
     for content in body['contents']:
-        for part in content.get('parts') or []:
+        parts = content.get('parts') or []
+        answered = sum('functionResponse' in part for part in parts)
+        if answered and answered != sum('functionCall' in part for part in previous):
+            raise _Refused('the number of function response parts must equal the number of function call parts of the function call turn')
+        if content.get('role') == 'user' and _leaked(''.join(part.get('text') or '' for part in previous)):
+            texts = '\n'.join(part['text'] for part in parts if 'text' in part)
+            results.append((texts, [(part.get('inlineData') or {}).get('mimeType') for part in parts if 'inlineData' in part]))
+            previous = parts; continue
+        previous = parts
+        for part in parts:
             if 'functionResponse' in part:
                 response = part['functionResponse']
                 inline = [p.get('inlineData') or p.get('inline_data') for p in response.get('parts') or []]   # the API reads either spelling
@@ -93,8 +180,8 @@ def _read_gemini(body:dict) -> tuple:
 
 # --- writing each API's reply: whole, and as a list of stream events ----------------------------------
 def _openai_reply(kind, payload, model) -> tuple:
-    calls = [{'id': f'call_{n}', 'type': 'function', 'function': {'name': name, 'arguments': json.dumps(arguments)}}
-             for n, (name, arguments) in enumerate(payload)] if kind == 'calls' else []
+    calls = [{'id': f'call_{n}', 'type': 'function', 'function': {'name': name, 'arguments': _arguments_json(kind, arguments)}}
+             for n, (name, arguments) in enumerate(payload)] if kind != 'text' else []
     message = {'role': 'assistant', 'content': payload if kind == 'text' else None} | ({'tool_calls': calls} if calls else {})
     finish = 'tool_calls' if calls else 'stop'
     whole = {'id': 'chatcmpl-fake', 'object': 'chat.completion', 'created': 1700000000, 'model': model,
@@ -122,7 +209,7 @@ def _responses_reply(kind, payload, model) -> tuple:
                    'content': [{'type': 'output_text', 'text': payload, 'annotations': []}]}]
     else:
         output = [{'type': 'function_call', 'id': f'fc_{n}', 'call_id': f'call_{n}', 'name': name,
-                   'arguments': json.dumps(arguments), 'status': 'completed'} for n, (name, arguments) in enumerate(payload)]
+                   'arguments': _arguments_json(kind, arguments), 'status': 'completed'} for n, (name, arguments) in enumerate(payload)]
     base = {'id': 'resp_fake', 'object': 'response', 'created_at': 1700000000, 'model': model, 'tools': [],
             'parallel_tool_calls': True, 'tool_choice': 'auto'}
     whole = base | {'status': 'completed', 'output': output, 'usage': {'input_tokens': 10, 'output_tokens': 5, 'total_tokens': 15,
@@ -199,7 +286,10 @@ class _Handler(BaseHTTPRequestHandler):
         if api is None: return self._send(404, {'error': {'message': f'no route {self.path}'}})
         read, write = _ROUTES[api]
         model = body.get('model') or self.path.split('/models/')[-1].split(':')[0]
-        whole, events = write(*_decide(*read(body)), model)
+        try: decided = _typed_answer(api, body, _decide(*read(body)))
+        except _Refused as error: return self._send(400, {'error': {'type': 'invalid_request_error', 'message': str(error)}})
+        if decided[0] == 'broken' and api in ('anthropic', 'gemini'): decided = ('calls', decided[1])   # their calls carry objects, not JSON text
+        whole, events = write(*decided, model)
         streaming = body.get('stream') is True or ':streamGenerateContent' in self.path
         if not streaming: return self._send(200, whole)
         self.send_response(200)

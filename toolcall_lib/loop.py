@@ -9,17 +9,21 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import Any, Callable
+from fastcore.basics import patch
+from .assemble import acollect_stream, collect_stream, is_stream_event, plain_reply
 from .content import result_content, result_pictures, tool_result_text, wire_value
 from .dispatch import CallResult, call_funcs_async, coerce_args, mk_ns, resolve_nm
 from .errors import ToolcallLibError
-_all_ = ['tool_result_text', 'result_content']   # rendered by `toolcall_lib.content`, still importable from here
+from .answers import ANSWER_TOOL, Answer, AnswerError
+from .rescue import RESCUE_MODES, leaked_calls, repair_arguments, rescued_messages
+_all_ = ['tool_result_text', 'result_content', 'is_stream_event', 'collect_stream', 'acollect_stream', 'AnswerError']   # from content and assemble, still importable here
 
 # %% auto 0
-__all__ = ['PROVIDERS', 'PendingCall', 'ReplyError', 'ClientError', 'SettingError', 'is_stream_event', 'detect_provider',
-           'extract_calls', 'result_messages', 'Step', 'run_tools_async', 'run_tools', 'collect_stream',
-           'acollect_stream', 'reply_text', 'ReplayExhausted', 'ReplayClient', 'sdk_provider', 'SDKClient',
-           'StepLimitReached', 'Chat', 'RecordingClient', 'RecordingMismatch', 'check_recording', 'tool_result_text',
-           'result_content']
+__all__ = ['PROVIDERS', 'PendingCall', 'ReplyError', 'ClientError', 'SettingError', 'detect_provider', 'extract_calls',
+           'result_messages', 'Step', 'run_tools_async', 'run_tools', 'reply_text', 'ReplayExhausted', 'ReplayClient',
+           'sdk_provider', 'SDKClient', 'StepLimitReached', 'Chat', 'RecordingClient', 'RecordingMismatch',
+           'check_recording', 'tool_result_text', 'result_content', 'is_stream_event', 'collect_stream',
+           'acollect_stream', 'AnswerError']
 
 # %% ../nbs/05_loop.ipynb 12
 PROVIDERS = ('openai', 'openai-responses', 'anthropic', 'gemini', 'text')
@@ -31,6 +35,7 @@ class PendingCall:
     arguments: Any # A dict, or a JSON string (OpenAI sends strings)
     call_id: str|None = None # The provider's id for matching the result (Gemini may send none)
     provider: str = 'text' # Which wire format the call came in
+    rescued_from: str|None = None # The text format the call was read from, when the provider left it in the reply's text (see Rescue)
 
 class ReplyError(ToolcallLibError, ValueError):
     "A model reply or stream the loop cannot read: in no known format, in another format than expected, or malformed."
@@ -42,26 +47,6 @@ class SettingError(ToolcallLibError, ValueError):
     "An option the loop does not know: a provider name, an `api`, a missing `model`."
 
 # %% ../nbs/05_loop.ipynb 14
-def _as_plain(reply):
-    "SDK objects become the plain dicts of their wire format: pydantic models dumped by alias (google-genai's field names are snake_case, its aliases the API's camelCase), without unset fields."
-    if isinstance(reply, (dict, list, str)): return reply
-    if callable(getattr(reply, 'model_dump', None)):
-        return reply.model_dump(mode='json', by_alias=True, exclude_none=True)
-    if callable(getattr(reply, 'to_dict', None)): return reply.to_dict()
-    raise ClientError(f'cannot read a model reply of type {type(reply).__name__}: pass a dict, a list, a str or a pydantic model')
-
-_ANTHROPIC_EVENTS = ('message_start', 'content_block_start', 'content_block_delta', 'content_block_stop', 'message_delta', 'message_stop', 'ping')
-
-def is_stream_event(
-    item, # A dict (or SDK object) that may be one event of a streamed reply
-) -> bool:
-    "Is `item` one event of an OpenAI, Responses or Anthropic stream (rather than a whole reply)?"
-    item = _as_plain(item) if not isinstance(item, (str, list)) else item
-    if not isinstance(item, dict): return False
-    kind = item.get('type')
-    if isinstance(kind, str) and (kind.startswith('response.') or kind in _ANTHROPIC_EVENTS): return True
-    return item.get('object') == 'chat.completion.chunk' or any(isinstance(c, dict) and 'delta' in c for c in item.get('choices') or [])
-
 def _is_responses_item(item) -> bool: return isinstance(item, dict) and isinstance(item.get('type'), str) and not is_stream_event(item)
 
 _STREAM_HINT = 'this is a stream event, not a reply: assemble the whole stream with collect_stream first'
@@ -70,7 +55,7 @@ def detect_provider(
     reply, # A model reply: provider response body, message dict, output list, or raw text
 ) -> str: # One of `PROVIDERS`
     "Which wire format `reply` is in."
-    reply = _as_plain(reply)
+    reply = plain_reply(reply)
     if isinstance(reply, str): return 'text'
     if is_stream_event(reply) or isinstance(reply, list) and reply and is_stream_event(reply[0]): raise ReplyError(_STREAM_HINT)
     if isinstance(reply, list):
@@ -150,7 +135,7 @@ def extract_calls(
     tool_names:list[str]|None=None, # For raw text: the names (or tool schemas) the parser may accept (None: any)
 ) -> list[PendingCall]:
     "The tool calls in `reply`, in the order the model made them (for raw text, those it finished writing)."
-    reply = _as_plain(reply)
+    reply = plain_reply(reply)
     return _calls_in(reply, _checked_provider(reply, provider), tool_names)
 
 def _calls_in(reply, provider:str, tool_names=None) -> list[PendingCall]:
@@ -236,11 +221,67 @@ def result_messages(
     return _WRITERS[provider](results)
 
 # %% ../nbs/05_loop.ipynb 31
+def _rescue_mode(rescue) -> str|None:
+    "The rescue mode an option names: 'markup', 'any' (True), or None (False, None: off)."
+    if rescue is True: return 'any'
+    if rescue is False or rescue is None: return None
+    if rescue not in RESCUE_MODES: raise SettingError(f"rescue must be 'markup', 'any', True or False, not {rescue!r}")
+    return rescue
+
+def _visible_text(reply, provider:str) -> str:
+    "The text a reply shows (Gemini's thoughts left out): where a server leaves the calls it failed to parse."
+    if provider != 'gemini': return _text_in(reply, provider)
+    return ''.join(p.get('text') or '' for p in _gemini_content(reply).get('parts') or [] if not p.get('thought'))
+
+def _rescued(reply, provider:str, ns:dict, mode:str) -> list:
+    "The calls a structured reply without calls left in its text, as `PendingCall`s that say which format they were in."
+    text = _visible_text(reply, provider)
+    if not text: return []
+    return [PendingCall(call.name, call.arguments, f'rescued_{index}', provider, rescued_from=call.format)
+            for index, call in enumerate(leaked_calls(text, _tool_schemas(ns), mode))]
+
+# %% ../nbs/05_loop.ipynb 32
+def _parameters(func, name:str) -> dict|None:
+    "A tool's parameter schema, for checking a repair; None when it has none."
+    from toolcall_lib.schema import get_schema
+    try: return get_schema(func, name=name)['input_schema']
+    except (TypeError, ValueError, KeyError): return None
+
+def _with_arguments(reply, provider:str, fixed:dict):
+    "A copy of `reply` whose calls named in `fixed` (by id) carry those arguments: JSON text as canonical JSON, objects as objects."
+    reply = json.loads(json.dumps(reply))
+    if provider == 'openai':
+        for call in _openai_message(reply).get('tool_calls') or []:
+            if call.get('id') in fixed: call['function']['arguments'] = json.dumps(fixed[call['id']], ensure_ascii=False)
+    elif provider == 'openai-responses':
+        for item in _responses_output(reply):
+            if item.get('type') == 'function_call' and item.get('call_id') in fixed:
+                item['arguments'] = json.dumps(fixed[item['call_id']], ensure_ascii=False)
+    elif provider == 'anthropic':
+        for block in reply.get('content') or []:
+            if block.get('type') == 'tool_use' and block.get('id') in fixed: block['input'] = fixed[block['id']]
+    return reply
+
+def _repaired(reply, provider:str, calls:list, ns:dict) -> tuple:
+    "(reply, calls) with argument text that is not JSON repaired where `repair_arguments` is sure; the reply then carries canonical JSON."
+    fixed = {}
+    for call in calls:
+        if not isinstance(call.arguments, str) or call.call_id is None or call.name not in ns: continue
+        try: json.loads(call.arguments); continue
+        except (ValueError, RecursionError): pass
+        schema = _parameters(ns[call.name], call.name)
+        arguments = repair_arguments(call.arguments, schema) if schema is not None else None
+        if arguments is not None: fixed[call.call_id] = arguments
+    if not fixed: return reply, calls
+    calls = [dataclasses.replace(call, arguments=fixed[call.call_id]) if call.call_id in fixed else call for call in calls]
+    return _with_arguments(reply, provider, fixed), calls
+
+# %% ../nbs/05_loop.ipynb 34
 @dataclass(frozen=True)
 class Step:
-    "One thing that happened, for `on_step`: a model reply, a tool call the model asked for, or a call's result."
-    kind: str # 'reply', 'call' or 'result'
-    data: Any # The reply (plain JSON), the `PendingCall`, or the `CallResult`
+    "One thing that happened, for `on_step`: a model reply, a call rescued from its text, a tool call the model asked for, or a call's result."
+    kind: str # 'reply', 'rescue', 'call' or 'result'
+    data: Any # The reply (plain JSON), the `PendingCall` (rescued or not), or the `CallResult`
     number: int = 1 # Which model call of the prompt it belongs to, from 1
 
 async def _maybe_await(value): return await value if inspect.isawaitable(value) else value
@@ -341,27 +382,34 @@ async def run_tools_async(
     approve:Callable|None=None, # Called with each `PendingCall`, its arguments as they will run, before it runs: True runs it, False or a reason (str) refuses it, and so does raising
     on_step:Callable|None=None, # Called with a `Step` for each call and each result; what it raises propagates
     step_number:int=1, # The `Step.number` to report
+    *,
+    rescue:str|bool='markup', # Calls a server left in a structured reply's text: 'markup' (in a format's markup), 'any' (or True), False: never
 ) -> list[dict]: # Messages to append to the conversation; empty when the reply made no calls
     "Run the tool calls in `reply` concurrently and return the tool-result messages, in the reply's own format."
-    reply = _as_plain(reply)
+    reply = plain_reply(reply)
     if provider is None and isinstance(reply, str): _check_json_text(reply)
-    results, messages = await _run_turn(reply, mk_ns(ns), _checked_provider(reply, provider), max_concurrency, timeout,
-                                        approve, on_step, step_number)
+    results, messages, _ = await _run_turn(reply, mk_ns(ns), _checked_provider(reply, provider), max_concurrency, timeout,
+                                           approve, on_step, step_number, _rescue_mode(rescue))
     if provider is None and isinstance(reply, str) and not results: _check_json_text(reply, found_nothing=True)
     await _report_results(on_step, results, step_number, 'every call of this reply has run')
     return messages
 
-async def _run_turn(reply, ns:dict, provider:str, max_concurrency:int, timeout, approve, on_step, step_number:int) -> tuple:
-    "(results, their messages) of a plain reply already known to be in `provider`'s format; the 'result' steps are the caller's to report."
+async def _run_turn(reply, ns:dict, provider:str, max_concurrency:int, timeout, approve, on_step, step_number:int,
+                    rescue:str|None=None) -> tuple:
+    """(results, their messages, the reply as the history records it) of a plain reply already known to be in `provider`'s
+    format; the 'result' steps are the caller's to report."""
     if provider == 'text': calls, refused = _text_batch(reply, ns)
-    else: calls, refused = _calls_in(reply, provider), []
-    results = await _run_calls(calls, ns, max_concurrency, timeout, approve, on_step, step_number) + refused
-    return results, result_messages(results, provider)
+    else: (reply, calls), refused = _repaired(reply, provider, _calls_in(reply, provider), ns), []
+    rescued = _rescued(reply, provider, ns, rescue) if not calls and not refused and rescue and provider != 'text' else []
+    for call in rescued:
+        await _report(on_step, Step('rescue', call, step_number), 'no tool of this reply has run, and a Chat has not recorded the reply')
+    results = await _run_calls(calls or rescued, ns, max_concurrency, timeout, approve, on_step, step_number) + refused
+    return results, rescued_messages(results, provider) if rescued else result_messages(results, provider), reply
 
 async def _report_results(on_step, results:list, step_number:int, aftermath:str):
     for result in results: await _report(on_step, Step('result', result, step_number), aftermath)
 
-# %% ../nbs/05_loop.ipynb 33
+# %% ../nbs/05_loop.ipynb 36
 def _run_sync(coroutine):
     "Run `coroutine` to completion whether or not this thread already runs an event loop."
     try: asyncio.get_running_loop()
@@ -376,250 +424,13 @@ def run_tools(
     timeout:float|None=None, # Seconds each tool call may take (None: no limit)
     approve:Callable|None=None, # Called with each `PendingCall`, its arguments as they will run, before it runs: True runs it, False or a reason (str) refuses it, and so does raising
     on_step:Callable|None=None, # Called with a `Step` for each call and each result; what it raises propagates
+    *,
+    rescue:str|bool='markup', # Calls a server left in a structured reply's text: 'markup' (in a format's markup), 'any' (or True), False: never
 ) -> list[dict]: # Messages to append to the conversation; empty when the reply made no calls
     "Run the tool calls in `reply` and return the tool-result messages, in the reply's own format."
-    return _run_sync(run_tools_async(reply, ns, provider, max_concurrency, timeout, approve, on_step))
+    return _run_sync(run_tools_async(reply, ns, provider, max_concurrency, timeout, approve, on_step, rescue=rescue))
 
-# %% ../nbs/05_loop.ipynb 49
-class _BadEvent(ValueError):
-    "A stream event the collector cannot place; `_StreamCollector` adds which event it was."
-
-def _index(holder:dict, key:str, default=None) -> int:
-    "The position `holder[key]` gives (`default` when it is missing), which must be a whole number."
-    value = holder.get(key, default)
-    if type(value) is not int or value < 0: raise _BadEvent(f'{key} must be a whole number, not {value!r}')
-    return value
-
-class _ChatChunks:
-    "OpenAI Chat Completions chunks -> a `chat.completion`."
-    def __init__(self): self.head, self.choices = {'object': 'chat.completion'}, {}
-
-    def add(self, chunk:dict):
-        for key in ('id', 'created', 'model', 'system_fingerprint', 'service_tier', 'usage'):
-            if chunk.get(key) is not None: self.head[key] = chunk[key]
-        for choice in chunk.get('choices') or []:
-            state = self.choices.setdefault(_index(choice, 'index', 0), {'content': [], 'refusal': [], 'calls': {}, 'finish_reason': None})
-            delta = choice.get('delta') or {}
-            if delta.get('content'): state['content'].append(delta['content'])
-            if delta.get('refusal'): state['refusal'].append(delta['refusal'])
-            for piece in delta.get('tool_calls') or []: self._add_call(state['calls'], piece)
-            if choice.get('finish_reason'): state['finish_reason'] = choice['finish_reason']
-
-    @staticmethod
-    def _add_call(calls:dict, piece:dict):
-        "A call's first piece names it; later pieces (same `index`) add argument text. As in the SDK's own accumulator, the first piece of a new `index` opens that call."
-        call = calls.setdefault(_index(piece, 'index', len(calls)), {'id': None, 'type': 'function', 'function': {'name': '', 'arguments': ''}})
-        if piece.get('id'): call['id'] = piece['id']
-        function = piece.get('function') or {}
-        name = function.get('name')
-        if name and name != call['function']['name']: call['function']['name'] += name
-        call['function']['arguments'] += function.get('arguments') or ''
-
-    def reply(self) -> dict:
-        choices = []
-        for index, state in sorted(self.choices.items()):
-            message = {'role': 'assistant', 'content': ''.join(state['content']) or None}
-            if state['refusal']: message['refusal'] = ''.join(state['refusal'])
-            if state['calls']: message['tool_calls'] = [call for _, call in sorted(state['calls'].items())]
-            choices.append({'index': index, 'message': message, 'finish_reason': state['finish_reason']})
-        return self.head | {'choices': choices}
-
-class _ResponsesEvents:
-    "OpenAI Responses stream events -> a `response`."
-    def __init__(self): self.response, self.final, self.items = {'object': 'response'}, None, {}
-
-    def add(self, event:dict):
-        kind = event.get('type', '')
-        if kind in ('response.created', 'response.in_progress'): self.response = event.get('response') or self.response
-        elif kind in ('response.completed', 'response.incomplete', 'response.failed'): self.final = event.get('response')
-        elif kind == 'error': raise ReplyError(f"the Responses stream reported an error: {event.get('message') or event}")
-        elif kind in ('response.output_item.added', 'response.output_item.done'):
-            self.items[_index(event, 'output_index')] = json.loads(json.dumps(event['item']))
-        elif kind == 'response.function_call_arguments.delta':
-            item = self._item(event); item['arguments'] = item.get('arguments', '') + event.get('delta', '')
-        elif kind == 'response.function_call_arguments.done': self._item(event)['arguments'] = event['arguments']
-        elif kind == 'response.content_part.added': self._part(event)
-        elif kind == 'response.output_text.delta':
-            part = self._part(event); part['text'] = part.get('text', '') + event.get('delta', '')
-        elif kind == 'response.output_text.done': self._part(event)['text'] = event['text']
-
-    def _item(self, event:dict) -> dict:
-        "The output item `event` adds to; one no `response.output_item.added` opened is an error (as in the SDK's accumulator)."
-        index = _index(event, 'output_index')
-        if index not in self.items: raise _BadEvent(f'output item {index} was never opened by a response.output_item.added event')
-        return self.items[index]
-
-    def _part(self, event:dict) -> dict:
-        "The content part `event` adds to: an open one, or the next one (text may come before its `content_part.added`)."
-        content, index = self._item(event).setdefault('content', []), _index(event, 'content_index', 0)
-        if index > len(content): raise _BadEvent(f'content part {index} of output item {event["output_index"]} was never opened (it has {len(content)})')
-        if index == len(content): content.append(dict(event.get('part') or {'type': 'output_text', 'text': ''}))
-        return content[index]
-
-    def reply(self) -> dict:
-        if self.final is not None and self.final.get('status') == 'failed':
-            raise ReplyError(f"the model's response failed: {(self.final.get('error') or {}).get('message', self.final.get('error'))}")
-        if self.final is not None and self.final.get('output'): return self.final
-        return (self.final or self.response) | {'output': [item for _, item in sorted(self.items.items())]}
-
-class _AnthropicEvents:
-    "Anthropic Messages stream events -> a `message`."
-    def __init__(self): self.message, self.blocks, self.json_pieces = None, {}, {}
-
-    def add(self, event:dict):
-        kind = event.get('type')
-        if kind == 'message_start': self.message = dict(event['message'])
-        elif kind == 'content_block_start':
-            index = _index(event, 'index')
-            self.blocks[index] = block = dict(event['content_block'])
-            if 'input' in block: self.json_pieces[index] = []
-        elif kind == 'content_block_delta': self._delta(self._block(event), event['index'], event['delta'])
-        elif kind == 'content_block_stop': self._block(event); self._finish(event['index'])
-        elif kind == 'message_delta':
-            self._started().update({key: value for key, value in (event.get('delta') or {}).items()})
-            if event.get('usage'): self.message['usage'] = (self.message.get('usage') or {}) | event['usage']
-        elif kind == 'error': raise ReplyError(f"the Anthropic stream reported an error: {(event.get('error') or {}).get('message', event)}")
-
-    def _block(self, event:dict) -> dict:
-        "The content block `event` is about; one no `content_block_start` opened is an error (the SDK's accumulator fails on it too)."
-        index = _index(event, 'index')
-        if index not in self.blocks: raise _BadEvent(f'content block {index} was never opened by a content_block_start event')
-        return self.blocks[index]
-
-    def _delta(self, block:dict, index:int, delta:dict):
-        kind = delta.get('type')
-        if kind == 'text_delta': block['text'] = block.get('text', '') + delta['text']
-        elif kind == 'input_json_delta':
-            if index in self.json_pieces: self.json_pieces[index].append(delta.get('partial_json', ''))  # a block without input takes none
-        elif kind == 'thinking_delta': block['thinking'] = block.get('thinking', '') + delta['thinking']
-        elif kind == 'signature_delta': block['signature'] = delta['signature']
-        elif kind == 'citations_delta': block.setdefault('citations', []).append(delta['citation'])
-
-    def _finish(self, index:int):
-        "A block's input is the JSON its pieces make; text that is not JSON (a cut stream) is kept for dispatch to report to the model."
-        pieces = self.json_pieces.pop(index, None)
-        if pieces is None: return
-        text = ''.join(pieces)
-        try: self.blocks[index]['input'] = json.loads(text) if text.strip() else {}
-        except ValueError: self.blocks[index]['input'] = text
-
-    def _started(self) -> dict:
-        if self.message is None: raise ReplyError('the Anthropic stream did not start with message_start')
-        return self.message
-
-    def reply(self) -> dict:
-        for index in list(self.json_pieces): self._finish(index)
-        return self._started() | {'content': [block for _, block in sorted(self.blocks.items())]}
-
-class _GeminiChunks:
-    "Gemini `GenerateContentResponse` chunks -> one response, text parts joined."
-    def __init__(self): self.head, self.candidates = {}, {}
-
-    def add(self, chunk:dict):
-        self.head.update({key: value for key, value in chunk.items() if key != 'candidates'})
-        for candidate in chunk.get('candidates') or []:
-            index = _index(candidate, 'index', 0)
-            state = self.candidates.setdefault(index, {'content': {'role': 'model', 'parts': []}, 'index': index})
-            state.update({key: value for key, value in candidate.items() if key not in ('content', 'index')})
-            content = candidate.get('content') or {}
-            if content.get('role'): state['content']['role'] = content['role']
-            for part in content.get('parts') or []: self._add_part(state['content']['parts'], dict(part))
-
-    @staticmethod
-    def _add_part(parts:list, part:dict):
-        "Text continues the text part before it (thoughts continue thoughts); anything else is a part of its own."
-        last = parts[-1] if parts else None
-        if (last is not None and 'text' in part and 'text' in last and bool(part.get('thought')) == bool(last.get('thought'))
-                and not ('thoughtSignature' in part and 'thoughtSignature' in last)):
-            last['text'] += part.pop('text')
-            for key, value in part.items(): last.setdefault(key, value)
-        else: parts.append(part)
-
-    def reply(self) -> dict:
-        return self.head | {'candidates': [state for _, state in sorted(self.candidates.items())]}
-
-class _TextChunks:
-    "Raw model text: joined; with `on_event`, fed through `ToolCallStreamParser` so it sees calls start and finish as they stream."
-    def __init__(self, on_event=None):
-        from toolcall_lib.parse import ToolCallStreamParser
-        self.pieces, self.on_event = [], on_event
-        self.parser = ToolCallStreamParser() if on_event is not None else None
-
-    def add(self, chunk:str):
-        if not isinstance(chunk, str): raise ReplyError(f'a text stream holds str chunks, not {type(chunk).__name__}')
-        self.pieces.append(chunk)
-        if self.parser is not None:
-            for event in self.parser.feed(chunk): self.on_event(event)
-
-    def reply(self) -> str:
-        if self.parser is not None:
-            for event in self.parser.close(): self.on_event(event)
-        return ''.join(self.pieces)
-
-def _shown(event:dict) -> str:
-    "A stream event as an error message names it: its type and its first characters."
-    kind = event.get('type') or event.get('object') or 'stream'
-    return f'the {kind} event {json.dumps(event, default=repr)[:160]}'
-
-def _stream_format(event) -> str:
-    "Which provider's stream `event` (the first one) belongs to."
-    if isinstance(event, str): return 'text'
-    kind = event.get('type') if isinstance(event, dict) else None
-    if isinstance(kind, str) and (kind.startswith('response.') or kind == 'error' and 'sequence_number' in event): return 'openai-responses'
-    if kind in _ANTHROPIC_EVENTS or kind == 'error': return 'anthropic'
-    if isinstance(event, dict) and (event.get('object') == 'chat.completion.chunk' or
-                                    any('delta' in choice for choice in event.get('choices') or [])): return 'openai'
-    if isinstance(event, dict) and ('candidates' in event or 'usageMetadata' in event): return 'gemini'
-    raise ReplyError(f'cannot tell which provider this stream event is from: {str(event)[:120]}')
-
-class _StreamCollector:
-    "Picks the collector from the first event and hands it every event."
-    def __init__(self, provider, on_event):
-        self.provider, self.on_event, self.collector = provider, on_event, None
-
-    def add(self, event):
-        event = event if isinstance(event, str) else _as_plain(event)
-        if self.collector is not None and self.provider != 'text' and not isinstance(event, dict):
-            raise ReplyError(f'a {self.provider} stream holds events (dicts or SDK objects), not {type(event).__name__}: {str(event)[:60]}')
-        if self.collector is None:
-            found = _stream_format(event)
-            if self.provider is not None and self.provider != found:
-                raise ReplyError(f'expected a stream in {self.provider} format, got one in {found} format')
-            self.provider = found
-            self.collector = _TextChunks(self.on_event) if found == 'text' else _COLLECTORS[found]()
-        if self.provider != 'text' and self.on_event is not None: self.on_event(event)
-        try: self.collector.add(event)
-        except _BadEvent as error: raise ReplyError(f'malformed {self.provider} stream: {error}, in {_shown(event)}') from None
-        except (KeyError, IndexError, TypeError, AttributeError) as error:   # a field missing or of the wrong type
-            raise ReplyError(f'malformed {self.provider} stream: {type(error).__name__} {error}, in {_shown(event)}') from None
-
-    def reply(self):
-        if self.collector is None: raise ReplyError('the stream ended before its first event')
-        return self.collector.reply()
-
-_COLLECTORS = {'openai': _ChatChunks, 'openai-responses': _ResponsesEvents, 'anthropic': _AnthropicEvents, 'gemini': _GeminiChunks}
-
-def collect_stream(
-    events, # A provider's stream: the SDK's stream object, or any iterable of its events (SDK objects or dicts) or of text chunks
-    provider:str|None=None, # The stream's format (default: detected from its first event); another format is an error
-    on_event:Callable|None=None, # Called with each event as it arrives (a plain dict; for raw text, the parser's events)
-):
-    "The reply the non-streamed API would have returned, assembled from a stream of events."
-    collector = _StreamCollector(provider, on_event)
-    for event in events: collector.add(event)
-    return collector.reply()
-
-async def acollect_stream(
-    events, # An async stream: the async SDK's stream object, or any async iterable of events or text chunks
-    provider:str|None=None, # The stream's format (default: detected from its first event); another format is an error
-    on_event:Callable|None=None, # Called with each event as it arrives (a plain dict; for raw text, the parser's events)
-):
-    "`collect_stream` for an async stream."
-    collector = _StreamCollector(provider, on_event)
-    async for event in events: collector.add(event)
-    return collector.reply()
-
-# %% ../nbs/05_loop.ipynb 61
+# %% ../nbs/05_loop.ipynb 54
 _SCHEMA_FORMAT = {'openai': 'openai', 'openai-responses': 'openai-responses', 'anthropic': 'anthropic',
                   'gemini': 'gemini', 'text': 'openai'}
 
@@ -643,7 +454,7 @@ def reply_text(
     provider:str|None=None, # Its wire format (default: detected)
 ) -> str:
     "The text the model wrote in `reply`, without its tool calls."
-    reply = _as_plain(reply)
+    reply = plain_reply(reply)
     return _text_in(reply, _checked_provider(reply, provider))
 
 def _text_in(reply, provider:str) -> str:
@@ -660,7 +471,7 @@ def _text_in(reply, provider:str) -> str:
     from toolcall_lib.parse import parse_tool_calls
     return parse_tool_calls(reply).text
 
-# %% ../nbs/05_loop.ipynb 64
+# %% ../nbs/05_loop.ipynb 57
 def _is_stream(reply) -> bool:
     "Is `reply` a stream of events (a generator, an SDK stream) rather than a reply?"
     if isinstance(reply, (dict, list, str, bytes)) or callable(getattr(reply, 'model_dump', None)): return False
@@ -696,7 +507,7 @@ class ReplayClient:
         if not self.replies: raise ReplayExhausted('ReplayClient has no recorded reply left')
         return self.replies.pop(0)
 
-# %% ../nbs/05_loop.ipynb 66
+# %% ../nbs/05_loop.ipynb 59
 _SDK_CLASSES = {'openai': (('OpenAI',), ('AsyncOpenAI',)),
                 'anthropic': (('Anthropic', 'AnthropicBedrock', 'AnthropicVertex'), ('AsyncAnthropic', 'AsyncAnthropicBedrock', 'AsyncAnthropicVertex')),
                 'google.genai.client': (('Client',), ('AsyncClient',))}
@@ -738,7 +549,7 @@ class SDKClient:
         "(the SDK method to call, its keyword arguments)."
         options, with_tools = dict(self.request_options), {'tools': tools} if tools else {}
         if self.provider == 'gemini':
-            config = _as_plain(options.pop('config', None) or {}) | options
+            config = plain_reply(options.pop('config', None) or {}) | options
             if tools: config['tools'] = list(config.get('tools') or []) + [{'functionDeclarations': tools}]   # beside any built-in tools
             if system is not None: config['systemInstruction'] = system
             models = self.client.models
@@ -760,9 +571,11 @@ class SDKClient:
                  messages:list, # The conversation so far, in the provider's format
                  tools:list, # Tool definitions in the provider's format
                  system:str|None=None, # A system prompt
+                 **options, # More arguments for this one request (e.g. `response_format=`), beside the client's own
                 ):
         "The model's reply (an awaitable for an async SDK client); a stream is assembled into one reply."
         create, kwargs = self._request(messages, tools, system)
+        kwargs |= options
         if self.is_async: return self._acall(create, kwargs)
         reply = create(**kwargs)
         return collect_stream(reply, self.provider) if self.stream else reply
@@ -773,7 +586,7 @@ class SDKClient:
 
     def __repr__(self): return f'SDKClient({type(self.client).__name__}, model={self.model!r}, provider={self.provider!r}, stream={self.stream})'
 
-# %% ../nbs/05_loop.ipynb 68
+# %% ../nbs/05_loop.ipynb 61
 _SYSTEM_IN_MESSAGES = ('openai', 'openai-responses', 'text')
 
 class StepLimitReached(ToolcallLibError, RuntimeError):
@@ -819,6 +632,7 @@ class Chat:
                  system:str|None=None, # System prompt: the first message for OpenAI and text, `system=` beside the messages for Anthropic and Gemini
                  on_step:Callable|None=None, # Called with a `Step` for every reply, call and result (sync or async); what it raises stops the chat, which stays consistent
                  approve:Callable|None=None, # Called with each `PendingCall`, its arguments as they will run, before it runs: True runs it, False or a reason (str) refuses it, and so does raising (sync or async)
+                 rescue:str|bool='markup', # Calls a server left in a structured reply's text: 'markup' (in a format's markup), 'any' (or True), False: never
                  **request_options, # SDK clients: more arguments for the create method, e.g. temperature=0, max_tokens=1024
                 ):
         if provider == 'openai-responses' and api is None and sdk_provider(client) is not None: api = 'responses'
@@ -832,57 +646,110 @@ class Chat:
         from toolcall_lib.schema import tool_schema
         self.client, self.provider, self.max_steps = client, provider, max_steps
         self.max_concurrency, self.timeout, self.system = max_concurrency, timeout, system
-        self.on_step, self.approve = on_step, approve
+        self.on_step, self.approve, self.rescue = on_step, approve, _rescue_mode(rescue)
         self.ns = mk_ns(tools)
         self.tools = [tool_schema(func, _SCHEMA_FORMAT[provider], name=name) for name, func in self.ns.items()]
         self.messages, self.last_reply = [], None
         if system is not None and provider in _SYSTEM_IN_MESSAGES: self.messages.append({'role': 'system', 'content': system})
 
-    def _ask_sync(self, kwargs:dict):
+    def _ask_sync(self, tools:list, kwargs:dict):
         "Call a sync client, and read its stream to the end, on a worker thread."
-        reply = self.client(self.messages, self.tools, **kwargs)
+        reply = self.client(self.messages, tools, **kwargs)
         return collect_stream(reply, self.provider) if _is_stream(reply) and not hasattr(reply, '__aiter__') else reply
 
-    async def _ask(self):
+    async def _ask(self, tools:list, options:dict):
         "The model's next reply as plain JSON; Anthropic and Gemini take the system prompt beside the messages."
         kwargs = {'system': self.system} if self.system is not None and self.provider not in _SYSTEM_IN_MESSAGES else {}
-        if _is_async_client(self.client): reply = self.client(self.messages, self.tools, **kwargs)
-        else: reply = await asyncio.to_thread(self._ask_sync, kwargs)   # a sync SDK call must not block the loop
+        kwargs |= options
+        if _is_async_client(self.client): reply = self.client(self.messages, tools, **kwargs)
+        else: reply = await asyncio.to_thread(self._ask_sync, tools, kwargs)   # a sync SDK call must not block the loop
         if inspect.isawaitable(reply): reply = await reply
         if hasattr(reply, '__aiter__'): reply = await acollect_stream(reply, self.provider)
         elif _is_stream(reply): reply = await asyncio.to_thread(collect_stream, reply, self.provider)
-        return _as_plain(reply)
+        return plain_reply(reply)
 
     async def acall(self,
                     prompt:str|None=None, # The user's message (None: carry on from where the conversation stands)
-                   ) -> str: # The model's final text answer
-        "Send `prompt`, run tools until the model answers in text, and return that text."
+                    *,
+                    output=None, # The answer's type (pydantic model, dataclass, TypedDict, a list of them, ...): an instance comes back
+                    retries:int=2, # With `output`: how many times an answer that does not fit goes back to the model
+                   ): # The model's final text answer, or an instance of `output`
+        "Send `prompt`, run tools until the model answers, and return its text (with `output`, an instance of that type)."
+        if output is not None: return await self._typed(prompt, Answer(output), retries)
+        return await self._turns(prompt, self.ns, self.tools, {}, lambda: False)
+
+    async def _turns(self, prompt, ns:dict, tools:list, options:dict, done:Callable):
+        "Ask and run tools until the model answers in text (its text) or `done()` after a turn (None)."
         if prompt is not None: self.messages.append(_user_message(prompt, self.provider))
         for number in range(1, self.max_steps + 1):
-            self.last_reply = reply = await self._ask()
+            self.last_reply = reply = await self._ask(tools, options)
             _check_format(reply, self.provider)
             await _report(self.on_step, Step('reply', reply, number), 'the chat has not recorded this reply; call it again with no prompt to ask anew')
-            results, messages = await _run_turn(reply, self.ns, self.provider, self.max_concurrency, self.timeout,   # checked once, above
-                                                self.approve, self.on_step, number)
-            self.messages.extend(_model_turn(reply, self.provider) + messages)   # the reply and its results, or neither
+            results, messages, turn = await _run_turn(reply, ns, self.provider, self.max_concurrency, self.timeout,   # checked once, above
+                                                      self.approve, self.on_step, number, self.rescue)
+            self.messages.extend(_model_turn(turn, self.provider) + messages)   # the reply and its results, or neither
             await _report_results(self.on_step, results, number, 'the tools ran and the chat has recorded their results; '
                                                                  'call it again with no prompt to carry on')
             if not results: return _text_in(reply, self.provider)
+            if done(): return None
         raise StepLimitReached(f'the model was still calling tools after {self.max_steps} model calls; '
                                'call the chat again with no prompt to let it carry on')
 
     def __call__(self,
                  prompt:str|None=None, # The user's message (None: carry on from where the conversation stands)
-                ) -> str: # The model's final text answer
-        "Send `prompt`, run tools until the model answers in text, and return that text."
-        return _run_sync(self.acall(prompt))
+                 *,
+                 output=None, # The answer's type (pydantic model, dataclass, TypedDict, a list of them, ...): an instance comes back
+                 retries:int=2, # With `output`: how many times an answer that does not fit goes back to the model
+                ): # The model's final text answer, or an instance of `output`
+        "Send `prompt`, run tools until the model answers, and return its text (with `output`, an instance of that type)."
+        return _run_sync(self.acall(prompt, output=output, retries=retries))
 
     @property
     def tool_results(self) -> list:
         "The content of every tool result sent so far, in order (text, or the provider's content blocks)."
         return _tool_results(self.messages, self.provider)
 
-# %% ../nbs/05_loop.ipynb 91
+# %% ../nbs/05_loop.ipynb 73
+def _native_output(client, provider:str, answer:Answer) -> dict:
+    "Request options that ask an OpenAI SDK client for structured output in `answer`'s schema; {} where the final-answer tool is used."
+    if not isinstance(client, SDKClient): return {}
+    schema = {'name': 'answer', 'schema': answer.schema, 'strict': False}
+    if provider == 'openai': return {'response_format': {'type': 'json_schema', 'json_schema': schema}}
+    if provider == 'openai-responses': return {'text': {'format': {'type': 'json_schema'} | schema}}
+    return {}
+
+class _AnswerTool:
+    "The final-answer tool: keeps the first answer that validates; one that does not raises the words the model reads."
+    def __init__(self, answer:Answer): self.answer, self.found, self.value, self.failures, self.last, self.problem = answer, False, None, 0, None, ''
+    def __call__(self, **arguments):
+        self.last = arguments
+        try: value = self.answer.validate(arguments)
+        except ValueError as error: self.failures, self.problem = self.failures + 1, str(error); raise
+        self.found, self.value = True, value
+        return 'Answer received.'
+
+# %% ../nbs/05_loop.ipynb 74
+@patch
+async def _typed(self:Chat, prompt, answer:Answer, retries:int):
+    "The final answer as an instance of `answer`'s type, asked for natively or through the final-answer tool."
+    options, keeper = _native_output(self.client, self.provider, answer), _AnswerTool(answer)
+    ns, tools = self.ns, self.tools
+    if not options:
+        from toolcall_lib.schema import render_schema
+        ns, tools = {**self.ns, ANSWER_TOOL: keeper}, self.tools + [render_schema(answer.tool(), _SCHEMA_FORMAT[self.provider])]
+    problem, last = '', None
+    for _ in range(retries + 1):
+        text = await self._turns(prompt, ns, tools, options, lambda: keeper.found or keeper.failures > retries)
+        if keeper.found: return keeper.value
+        if keeper.failures > retries: problem, last = keeper.problem, keeper.last; break
+        try: return answer.from_text(text)
+        except ValueError as error: problem, last = str(error), text
+        prompt = problem + ('' if options else f' Give it by calling {ANSWER_TOOL}.')
+    name = getattr(answer.output, '__name__', str(answer.output))
+    tries = f'{retries + 1} tr{"y" if retries == 0 else "ies"}'
+    raise AnswerError(f'the model gave no answer that fits {name} in {tries}: {problem}', last, problem)
+
+# %% ../nbs/05_loop.ipynb 95
 class RecordingClient:
     "A model client that passes every call on to `client` and keeps the requests and replies as JSON, to save as a recording."
     def __init__(self,
@@ -912,7 +779,7 @@ class RecordingClient:
 
     def _keep(self, reply):
         if _is_stream(reply): reply = collect_stream(reply)
-        plain = json.loads(json.dumps(_as_plain(reply)))
+        plain = json.loads(json.dumps(plain_reply(reply)))
         self.replies.append(plain)
         return plain
 
