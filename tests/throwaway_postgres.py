@@ -6,12 +6,30 @@ reachable only through a unix socket in that directory, run as an unprivileged u
         server.stop('immediate')    # like a crash: no shutdown checkpoint
         server.start()
 
-`tools/ensure_postgres` installs the server binaries when they are missing."""
-import glob, os, pwd, re, shutil, subprocess, tempfile
+`tools/ensure_postgres` installs the server binaries when they are missing.
+
+The server dies with the process that made it, however that process ends (an interrupted or killed test run
+included): a watchdog process, in a session of its own so that a Ctrl-C to the test run does not reach it, waits
+for the end of a pipe only its parent holds; when the parent closes it or dies, the watchdog stops the server
+(`pg_ctl -m immediate`) and deletes the temporary directory."""
+import glob, os, pwd, re, shutil, subprocess, sys, tempfile
 from pathlib import Path
 
 SERVER_TOOLS = ('initdb', 'pg_ctl', 'postgres')
 PASSWORD_USER, PASSWORD = 'memory_login', 'correct-horse-battery-staple'   # a role that must log in with a password
+
+
+# Run by the watchdog: argv = pg_ctl, data directory, directory to delete, uid and gid to run pg_ctl as (-1: ours).
+_WATCHDOG = '''
+import os, shutil, subprocess, sys
+pg_ctl, data, directory, uid, gid = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
+sys.stdin.buffer.read()   # returns at end of file: the parent closed its end, or died
+if os.path.exists(os.path.join(data, 'postmaster.pid')):
+    as_user = dict(user=uid, group=gid, extra_groups=[]) if uid >= 0 else {}
+    subprocess.run([pg_ctl, '-D', data, '-m', 'immediate', '-w', '-t', '60', 'stop'], stdin=subprocess.DEVNULL,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd='/', timeout=120, **as_user)
+shutil.rmtree(directory, ignore_errors=True)
+'''
 
 
 def _version_key(directory: str) -> tuple:
@@ -50,6 +68,9 @@ class ThrowawayPostgres:
             if name is None: raise RuntimeError('running as root, and there is neither a postgres nor a nobody user to run the server as')
             self.account = pwd.getpwnam(name)
             os.chown(self.directory, self.account.pw_uid, self.account.pw_gid)
+        uid, gid = (self.account.pw_uid, self.account.pw_gid) if self.account else (-1, -1)
+        self.watchdog = subprocess.Popen([sys.executable, '-c', _WATCHDOG, str(self.bindir / 'pg_ctl'), str(self.data), str(self.directory),
+                                          str(uid), str(gid)], stdin=subprocess.PIPE, start_new_session=True, cwd='/')
         try:
             self._run('initdb', '-D', str(self.data), '-U', 'toolcall', '-A', 'trust', '-E', 'UTF8', '--no-locale', '--no-sync')
             hba = self.data / 'pg_hba.conf'
@@ -95,6 +116,9 @@ class ThrowawayPostgres:
         "Stop the server (if running) and delete its directory."
         if (self.data / 'postmaster.pid').exists(): self._run('pg_ctl', '-D', str(self.data), '-m', 'immediate', '-w', 'stop', check=False)
         shutil.rmtree(self.directory, ignore_errors=True)
+        if self.watchdog.stdin and not self.watchdog.stdin.closed:
+            self.watchdog.stdin.close()   # nothing left for it to do: it ends
+            self.watchdog.wait(timeout=120)
 
     def __enter__(self): return self
     def __exit__(self, *exc_info): self.close()

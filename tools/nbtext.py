@@ -1,10 +1,34 @@
 """Edit notebooks as plain text: `python tools/nbtext.py to-text nbs/00_schema.ipynb` writes
 `nbs/00_schema.pct.py` (cells separated by `# %%` and `# %% [markdown]` lines); `to-nb` turns it back.
-The notebook stays the source of truth: convert back, delete the text copy, then run nbdev_export."""
-import json, sys
+The notebook stays the source of truth: convert back, delete the text copy, then run nbdev_export.
+
+`to-nb` keeps what the text does not show: a cell whose source is unchanged keeps its id, metadata and outputs;
+an edited cell keeps its id and metadata but loses its now stale outputs (`python tools/refresh_outputs.py NB`
+brings them back); a new cell gets an id made from its content. The notebook is written as `nbdev_clean` writes it."""
+import difflib, hashlib, json, sys
 from pathlib import Path
 
 MARK_CODE, MARK_MD = '# %%', '# %% [markdown]'
+
+def cell_id(cell: dict, taken: set) -> str:
+    "An id for a new `cell` made from its type and source (so that two people adding the same cell agree), not in `taken`"
+    text = cell['cell_type'] + '\n' + ''.join(cell['source'])
+    for n in range(10000):
+        candidate = hashlib.sha1(f'{text}\n{n}'.encode()).hexdigest()[:8]
+        if candidate not in taken: return candidate
+    raise ValueError('no free cell id')
+
+def ensure_ids(cells: list) -> list:
+    "`cells`, each with an id (the ones they have are kept)"
+    taken = {cell['id'] for cell in cells if cell.get('id')}
+    for cell in cells:
+        if not cell.get('id'):
+            cell['id'] = cell_id(cell, taken); taken.add(cell['id'])
+    return cells
+
+def notebook_text(nb: dict) -> str:
+    "A notebook written as `nbdev_clean` (execnb's `nb2str`) writes it: sorted keys, one-space indent, a final newline"
+    return json.dumps(nb, sort_keys=True, indent=1, ensure_ascii=False) + '\n'
 
 def nb_to_text(nb_path: Path) -> str:
     nb = json.loads(nb_path.read_text(encoding='utf-8'))
@@ -33,9 +57,26 @@ def text_to_cells(text: str) -> list:
     flush()
     return cells
 
-def text_to_nb(text: str) -> dict:
-    return {'cells': text_to_cells(text), 'nbformat': 4, 'nbformat_minor': 5,
-            'metadata': {'kernelspec': {'display_name': 'python3', 'language': 'python', 'name': 'python3'}}}
+def merge_cells(old: list, new: list) -> list:
+    "`new` cells, taking ids, metadata and (for unchanged sources) outputs from the matching `old` cells"
+    key = lambda cell: (cell['cell_type'], ''.join(cell['source']))
+    matcher = difflib.SequenceMatcher(None, [key(c) for c in old], [key(c) for c in new], autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == 'equal':
+            for offset in range(i2 - i1): new[j1 + offset] = old[i1 + offset]
+        elif tag == 'replace':   # edited in place: the same cell, pairwise while the kinds agree
+            for before, after in zip(old[i1:i2], new[j1:j2]):
+                if before['cell_type'] != after['cell_type']: continue
+                if before.get('id'): after['id'] = before['id']
+                after['metadata'] = before.get('metadata', {})
+    return ensure_ids(new)
+
+def text_to_nb(text: str, old: dict | None = None) -> dict:
+    "The notebook for `text`; `old` (the notebook it was made from) lends its ids, metadata and unchanged outputs"
+    if old is None:
+        return {'cells': ensure_ids(text_to_cells(text)), 'nbformat': 4, 'nbformat_minor': 5,
+                'metadata': {'kernelspec': {'display_name': 'python3', 'language': 'python', 'name': 'python3'}}}
+    return dict(old, cells=merge_cells(old['cells'], text_to_cells(text)), nbformat_minor=max(old.get('nbformat_minor', 5), 5))
 
 if __name__ == '__main__':
     cmd, path = sys.argv[1], Path(sys.argv[2])
@@ -43,6 +84,7 @@ if __name__ == '__main__':
         out = path.with_suffix('.pct.py'); out.write_text(nb_to_text(path), encoding='utf-8')
     elif cmd == 'to-nb':
         out = path.with_name(path.name.replace('.pct.py', '.ipynb'))
-        out.write_text(json.dumps(text_to_nb(path.read_text(encoding='utf-8')), indent=1, ensure_ascii=False) + '\n', encoding='utf-8')
+        old = json.loads(out.read_text(encoding='utf-8')) if out.exists() else None
+        out.write_text(notebook_text(text_to_nb(path.read_text(encoding='utf-8'), old)), encoding='utf-8')
     else: sys.exit(f'unknown command {cmd!r}: use to-text or to-nb')
     print(out)
