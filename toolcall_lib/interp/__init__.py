@@ -7,8 +7,9 @@ __all__ = []
 
 # %% ../../nbs/04_interp/00_index.ipynb 2
 from .isolation import landlock_abi
-from .host import (Image, RunResult, SandboxError, IsolationError, SandboxClosedError, IsolationWarning, Layer, SandboxStatus,
-                   Sandbox, _template)
+from .results import Image, RunResult
+from .host import SandboxError, IsolationError, SandboxClosedError, IsolationWarning, Layer, SandboxStatus
+from .host import Sandbox, _template
 from .tool import run_python_here, default_sandbox, python, python_tool, SandboxPool, sandbox_status
 
 __all__ = ['run_python_here', 'landlock_abi', 'Image', 'RunResult', 'SandboxError', 'IsolationError', 'SandboxClosedError',

@@ -4,7 +4,8 @@
 
 # %% ../../nbs/04_interp/02_isolation.ipynb 2
 from __future__ import annotations
-import ctypes, functools, itertools, os, stat, sys
+import ctypes, functools, itertools, os, signal, stat, sys
+from .protocol import _pack_frame, _write_all
 
 # %% auto 0
 __all__ = ['landlock_abi']
@@ -60,12 +61,12 @@ def _unprivileged_ids() -> tuple:
 _MS_RDONLY, _MS_NOSUID, _MS_NODEV, _MS_NOEXEC, _MS_REMOUNT, _MS_BIND, _MS_REC, _MS_PRIVATE = 1, 2, 4, 8, 32, 4096, 16384, 1 << 18
 _MNT_DETACH, _AT_EMPTY_PATH, _AT_RECURSIVE = 2, 0x1000, 0x8000
 _SYS_OPEN_TREE, _SYS_MOVE_MOUNT, _SYS_MOUNT_SETATTR = 428, 429, 442  # the same number on every architecture
-_SYS_PIVOT_ROOT = {'x86_64': 155, 'aarch64': 41}
 _OPEN_TREE_CLONE, _MOVE_MOUNT_F_EMPTY_PATH, _MOVE_MOUNT_T_EMPTY_PATH = 1, 0x4, 0x40
 _MOUNT_ATTR_RDONLY, _MOUNT_ATTR_NOSUID, _MOUNT_ATTR_NODEV, _MOUNT_ATTR_NOEXEC = 0x1, 0x2, 0x4, 0x8
 
 class _MountAttr(ctypes.Structure):
-    _fields_ = [('attr_set', ctypes.c_uint64), ('attr_clr', ctypes.c_uint64), ('propagation', ctypes.c_uint64), ('userns_fd', ctypes.c_uint64)]
+    _fields_ = [('attr_set', ctypes.c_uint64), ('attr_clr', ctypes.c_uint64), ('propagation', ctypes.c_uint64),
+                ('userns_fd', ctypes.c_uint64)]
 
 def _mount(source:str|None, target:str, fstype:str|None, flags:int, options:str|None=None):
     "mount(2) with str arguments."
@@ -77,14 +78,17 @@ def _bind_fd(source_fd:int, # O_PATH fd of the directory or file to show (in thi
              attributes:int, # _MOUNT_ATTR_* flags for the new mount and everything beneath it
             ):
     "Bind `source_fd` onto `target_fd` with `attributes`, by descriptors only: no path is looked up again."
-    tree = _check(_libc.syscall(_SYS_OPEN_TREE, source_fd, b'', _OPEN_TREE_CLONE | _AT_RECURSIVE | _AT_EMPTY_PATH | os.O_CLOEXEC), 'open_tree')
+    clone_flags = _OPEN_TREE_CLONE | _AT_RECURSIVE | _AT_EMPTY_PATH | os.O_CLOEXEC
+    tree = _check(_libc.syscall(_SYS_OPEN_TREE, source_fd, b'', clone_flags), 'open_tree')
     try:
         attribute = _MountAttr(attributes, 0, 0, 0)
         _check(_libc.syscall(_SYS_MOUNT_SETATTR, tree, b'', _AT_EMPTY_PATH | _AT_RECURSIVE, ctypes.byref(attribute),
                              ctypes.sizeof(attribute)), 'mount_setattr')
-        _check(_libc.syscall(_SYS_MOVE_MOUNT, tree, b'', target_fd, b'', _MOVE_MOUNT_F_EMPTY_PATH | _MOVE_MOUNT_T_EMPTY_PATH), 'move_mount')
+        move_flags = _MOVE_MOUNT_F_EMPTY_PATH | _MOVE_MOUNT_T_EMPTY_PATH
+        _check(_libc.syscall(_SYS_MOVE_MOUNT, tree, b'', target_fd, b'', move_flags), 'move_mount')
     finally: os.close(tree)
 
+# %% ../../nbs/04_interp/02_isolation.ipynb 11
 def _open_beneath(directory_fd:int, # Where the walk starts
                   path:str, # Relative path ('a/b/c'); '.', '..' and empty components are refused
                   flags:int=os.O_PATH | os.O_DIRECTORY, # Flags for opening the last component
@@ -104,13 +108,14 @@ def _open_beneath(directory_fd:int, # Where the walk starts
             opened = os.open(part, mode | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600, dir_fd=current)
             os.close(current)
             current = opened
-        if stat.S_ISLNK(os.fstat(current).st_mode): raise OSError(40, os.strerror(40), path)  # an O_PATH open of a symlink
+        # an O_PATH open of a symlink
+        if stat.S_ISLNK(os.fstat(current).st_mode): raise OSError(40, os.strerror(40), path)
         return current
     except BaseException:
         os.close(current)
         raise
 
-# %% ../../nbs/04_interp/02_isolation.ipynb 13
+# %% ../../nbs/04_interp/02_isolation.ipynb 14
 _SYSTEM_TOP_LEVEL = ('usr', 'bin', 'sbin', 'lib', 'lib32', 'lib64', 'libx32')  # shown read-only (symlinks recreated)
 _SYSTEM_ETC = ('ld.so.cache', 'alternatives', 'localtime')  # the rest of /etc stays out of sight
 _DEVICES = ('null', 'zero', 'full', 'random', 'urandom')
@@ -125,8 +130,10 @@ def _site_directories() -> set:
     if site.ENABLE_USER_SITE: found.add(site.getusersitepackages())
     return found
 
+# %% ../../nbs/04_interp/02_isolation.ipynb 15
 def _host_sources(shared:list) -> list:
-    "(path, fd, attributes) of everything the root shows, opened in the host's view (before the uid changes: /root may hold Python)."
+    """(path, fd, attributes) of everything the root shows, opened in the host's view (before the uid changes: /root may
+    hold Python)."""
     sources, covered = [], []
     host_root = os.open('/', os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)
     def add(path, attributes, identity=None):
@@ -162,18 +169,22 @@ def _host_sources(shared:list) -> list:
     finally: os.close(host_root)
     return sources
 
+# %% ../../nbs/04_interp/02_isolation.ipynb 16
 def _etc_files(uid:int, gid:int) -> dict:
     "Small generated /etc files: who the sandbox user is (for `ls -l`, `id`, `getpass`), and where names are looked up."
     return {'passwd': f'root:x:0:0:root:/root:/bin/sh\nsandbox:x:{uid}:{gid}:sandbox:{_SCRATCH}:/bin/sh\n',
             'group': f'root:x:0:\nsandbox:x:{gid}:\n', 'hostname': 'sandbox\n', 'hosts': '127.0.0.1 localhost\n',
             'nsswitch.conf': 'passwd: files\ngroup: files\nhosts: files\n'}
 
+# %% ../../nbs/04_interp/02_isolation.ipynb 17
 def _build_root(config:dict, # The session's settings: uid, gid, disk_mb, max_files
                 sources:list, # What `_host_sources` opened; every fd is closed here
                ):
-    "Give this process (PID 1 of new mount and PID namespaces) its own root: read-only system and Python, fresh /proc, a small /dev, scratch."
+    """Give this process (PID 1 of new mount and PID namespaces) its own root: read-only system and Python, fresh /proc,
+    a small /dev, scratch."""
     _mount(None, '/', None, _MS_REC | _MS_PRIVATE)  # nothing below propagates back to the host
-    staging = '/tmp'  # any directory will do: the tmpfs mounted on it becomes the root, and the host's /tmp is not changed
+    # any directory will do: the tmpfs mounted on it becomes the root, and the host's /tmp is not changed
+    staging = '/tmp'
     _mount('tmpfs', staging, 'tmpfs', _MS_NOSUID | _MS_NODEV, 'size=4m,nr_inodes=4096,mode=755')
     new_root = os.open(staging, os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)
     try:
@@ -187,7 +198,8 @@ def _build_root(config:dict, # The session's settings: uid, gid, disk_mb, max_fi
                     parent, _, name = relative.rpartition('/')
                     directory = _open_beneath(new_root, parent, make_directories=True) if parent else os.dup(new_root)
                     try:
-                        try: os.close(os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644, dir_fd=directory))
+                        create = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+                        try: os.close(os.open(name, create, 0o644, dir_fd=directory))
                         except FileExistsError: pass
                         target = os.open(name, os.O_PATH | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=directory)
                     finally: os.close(directory)
@@ -203,24 +215,28 @@ def _build_root(config:dict, # The session's settings: uid, gid, disk_mb, max_fi
         finally: os.close(etc)
         for name in ('proc', 'dev', _SCRATCH.lstrip('/')): os.mkdir(name, 0o755, dir_fd=new_root)
     finally: os.close(new_root)
-    _mount('proc', f'{staging}/proc', 'proc', _MS_NOSUID | _MS_NODEV | _MS_NOEXEC)  # this PID namespace's processes only
+    # this PID namespace's processes only
+    _mount('proc', f'{staging}/proc', 'proc', _MS_NOSUID | _MS_NODEV | _MS_NOEXEC)
     _mount('tmpfs', f'{staging}/dev', 'tmpfs', _MS_NOSUID | _MS_NOEXEC, 'size=64k,nr_inodes=64,mode=755')
     for name in _DEVICES:
         open(f'{staging}/dev/{name}', 'w').close()
         _mount(f'/dev/{name}', f'{staging}/dev/{name}', None, _MS_BIND)
-    for name, target in (('fd', '/proc/self/fd'), ('stdin', '/proc/self/fd/0'), ('stdout', '/proc/self/fd/1'), ('stderr', '/proc/self/fd/2')):
+    links = (('fd', '/proc/self/fd'), ('stdin', '/proc/self/fd/0'), ('stdout', '/proc/self/fd/1'), ('stderr', '/proc/self/fd/2'))
+    for name, target in links:
         os.symlink(target, f'{staging}/dev/{name}')
     _mount(None, f'{staging}/dev', None, _MS_REMOUNT | _MS_BIND | _MS_RDONLY | _MS_NOSUID | _MS_NOEXEC)
     _mount('tmpfs', f'{staging}{_SCRATCH}', 'tmpfs', _MS_NOSUID | _MS_NODEV,
            f"size={config['disk_mb']}m,nr_inodes={config['max_files']},mode=700,uid={config['uid']},gid={config['gid']}")
     os.chdir(staging)
-    _check(_libc.syscall(_SYS_PIVOT_ROOT[os.uname().machine], b'.', b'.'), 'pivot_root')  # the old root now sits on top ...
-    _check(_libc.umount2(b'.', _MNT_DETACH), 'umount old root')                            # ... and is detached: the host is gone
+    # the old root now sits on top ...
+    _check(_libc.syscall(_SYSCALLS[os.uname().machine]['pivot_root'], b'.', b'.'), 'pivot_root')
+    # ... and is detached: the host is gone
+    _check(_libc.umount2(b'.', _MNT_DETACH), 'umount old root')
     _mount(None, '/', None, _MS_REMOUNT | _MS_BIND | _MS_RDONLY | _MS_NOSUID | _MS_NODEV)
     _check(_libc.sethostname(b'sandbox', 7), 'sethostname')  # its own UTS namespace: the host's name is not shown
     os.chdir(_SCRATCH)
 
-# %% ../../nbs/04_interp/02_isolation.ipynb 15
+# %% ../../nbs/04_interp/02_isolation.ipynb 19
 _SYS_LANDLOCK_CREATE_RULESET, _SYS_LANDLOCK_ADD_RULE, _SYS_LANDLOCK_RESTRICT_SELF = 444, 445, 446
 _LANDLOCK_CREATE_RULESET_VERSION, _LANDLOCK_RULE_PATH_BENEATH = 1, 1
 _FS_EXECUTE, _FS_WRITE_FILE, _FS_READ_FILE, _FS_READ_DIR = 1<<0, 1<<1, 1<<2, 1<<3
@@ -249,7 +265,7 @@ def _handled_fs_access(abi:int) -> int:
     if abi >= 5: rights |= 1 << 15   # IOCTL_DEV
     return rights
 
-# %% ../../nbs/04_interp/02_isolation.ipynb 18
+# %% ../../nbs/04_interp/02_isolation.ipynb 22
 def _apply_landlock(read_paths:list, # Paths the sandbox may read and execute
                     write_paths:list, # Paths the sandbox may also write, create and delete in
                    ) -> dict:
@@ -279,15 +295,34 @@ def _apply_landlock(read_paths:list, # Paths the sandbox may read and execute
     finally: os.close(ruleset)
     return {'abi': abi, 'fs': True, 'net': abi >= 4, 'scoped': abi >= 6}
 
-# %% ../../nbs/04_interp/02_isolation.ipynb 20
-_SECCOMP_ARCHES = {  # machine: (AUDIT_ARCH value, socket, socketpair, denied syscalls, shared-memory syscalls)
-    'x86_64': (0xc000003e, 41, 53, (101, 310, 311, 246, 320, 321, 298, 323, 250, 248, 249, 425, 426, 427,
-                                    165, 166, 155, 272, 308, 175, 313, 176, 169, 167, 168, 163, 304,
-                                    428, 429, 430, 431, 432, 442, 254, 300, 301), (319, 447, 29, 68)),
-    'aarch64': (0xc00000b7, 198, 199, (117, 270, 271, 104, 294, 280, 241, 282, 219, 217, 218, 425, 426, 427,
-                                       40, 39, 41, 97, 268, 105, 273, 106, 142, 224, 225, 89, 265,
-                                       428, 429, 430, 431, 432, 442, 27, 262, 263), (279, 447, 194, 186)),
+# %% ../../nbs/04_interp/02_isolation.ipynb 24
+_SYSCALLS = {  # machine (`os.uname().machine`) -> system call name -> number, from the kernel's tables
+    'x86_64': dict(  # arch/x86/entry/syscalls/syscall_64.tbl
+        read=0, shmget=29, socket=41, socketpair=53, msgget=68, ptrace=101, pivot_root=155, acct=163, mount=165, umount2=166,
+        swapon=167, swapoff=168, reboot=169, init_module=175, delete_module=176, add_key=248, request_key=249, keyctl=250,
+        inotify_add_watch=254, unshare=272, perf_event_open=298, fanotify_init=300, fanotify_mark=301, open_by_handle_at=304,
+        setns=308, process_vm_readv=310, process_vm_writev=311, finit_module=313, memfd_create=319, kexec_load=246,
+        kexec_file_load=320, bpf=321, userfaultfd=323, io_uring_setup=425, io_uring_enter=426, io_uring_register=427,
+        open_tree=428, move_mount=429, fsopen=430, fsconfig=431, fsmount=432, mount_setattr=442, memfd_secret=447),
+    'aarch64': dict(  # include/uapi/asm-generic/unistd.h
+        read=63, shmget=194, socket=198, socketpair=199, msgget=186, ptrace=117, pivot_root=41, acct=89, mount=40, umount2=39,
+        swapon=224, swapoff=225, reboot=142, init_module=105, delete_module=106, add_key=217, request_key=218, keyctl=219,
+        inotify_add_watch=27, unshare=97, perf_event_open=241, fanotify_init=262, fanotify_mark=263, open_by_handle_at=265,
+        setns=268, process_vm_readv=270, process_vm_writev=271, finit_module=273, memfd_create=279, kexec_load=104,
+        kexec_file_load=294, bpf=280, userfaultfd=282, io_uring_setup=425, io_uring_enter=426, io_uring_register=427,
+        open_tree=428, move_mount=429, fsopen=430, fsconfig=431, fsmount=432, mount_setattr=442, memfd_secret=447),
 }
+# the `arch` field of `struct seccomp_data` for a native call
+_AUDIT_ARCH = {'x86_64': 0xc000003e, 'aarch64': 0xc00000b7}
+_SECCOMP_DENIED = (  # refused with EPERM: what the sandbox has no use for, and the kernel's largest surfaces
+    'ptrace', 'process_vm_readv', 'process_vm_writev',  # another process's memory
+    'kexec_load', 'kexec_file_load', 'bpf', 'perf_event_open', 'userfaultfd', 'keyctl', 'add_key', 'request_key',
+    'io_uring_setup', 'io_uring_enter', 'io_uring_register',
+    'mount', 'umount2', 'pivot_root', 'unshare', 'setns',  # the mount view and the namespaces stay as built
+    'init_module', 'finit_module', 'delete_module', 'reboot', 'swapon', 'swapoff', 'acct', 'open_by_handle_at',
+    'open_tree', 'move_mount', 'fsopen', 'fsconfig', 'fsmount', 'mount_setattr',
+    'inotify_add_watch', 'fanotify_init', 'fanotify_mark')  # watches on the host's own files
+_SECCOMP_SHARED_MEMORY = ('memfd_create', 'memfd_secret', 'shmget', 'msgget')  # refused where there is no memory cgroup
 _BPF_LD_W_ABS, _BPF_ALU_AND_K, _BPF_JEQ_K, _BPF_JGE_K, _BPF_RET_K = 0x20, 0x54, 0x15, 0x35, 0x06
 _SECCOMP_RET_ALLOW, _SECCOMP_RET_EPERM = 0x7fff0000, 0x00050000 | 1  # SECCOMP_RET_ERRNO | EPERM
 _PR_SET_SECCOMP, _SECCOMP_MODE_FILTER = 22, 2
@@ -300,12 +335,16 @@ class _SockFilter(ctypes.Structure):
 class _SockFprog(ctypes.Structure):
     _fields_ = [('len', ctypes.c_ushort), ('filter', ctypes.POINTER(_SockFilter))]
 
+# %% ../../nbs/04_interp/02_isolation.ipynb 25
 def _seccomp_program(machine:str, # the host's machine name, as in `os.uname().machine`
                      deny_shared_memory:bool=False, # also refuse memfd_create, memfd_secret, shmget and msgget (no memory cgroup)
                     ) -> list|None:
     "The BPF instructions (code, jt, jf, k) of the filter for `machine`, or None if its syscall table is unknown."
-    if machine not in _SECCOMP_ARCHES: return None
-    arch, socket_call, socketpair_call, denied, shared_memory = _SECCOMP_ARCHES[machine]
+    if machine not in _SYSCALLS: return None
+    numbers, arch = _SYSCALLS[machine], _AUDIT_ARCH[machine]
+    socket_call, socketpair_call = numbers['socket'], numbers['socketpair']
+    denied = tuple(numbers[name] for name in _SECCOMP_DENIED)
+    shared_memory = tuple(numbers[name] for name in _SECCOMP_SHARED_MEMORY)
     deny, allow = (_BPF_RET_K, 0, 0, _SECCOMP_RET_EPERM), (_BPF_RET_K, 0, 0, _SECCOMP_RET_ALLOW)
     program = [(_BPF_LD_W_ABS, 0, 0, 4), (_BPF_JEQ_K, 1, 0, arch), deny,   # a foreign architecture
                (_BPF_LD_W_ABS, 0, 0, 0)]                                    # load the syscall number
@@ -329,9 +368,10 @@ def _apply_seccomp(deny_shared_memory:bool=False) -> bool:
     _check(_libc.prctl(_PR_SET_SECCOMP, _SECCOMP_MODE_FILTER, ctypes.byref(fprog), 0, 0), 'prctl(PR_SET_SECCOMP)')
     return True
 
-# %% ../../nbs/04_interp/02_isolation.ipynb 23
+# %% ../../nbs/04_interp/02_isolation.ipynb 30
 class _CapHeader(ctypes.Structure): _fields_ = [('version', ctypes.c_uint32), ('pid', ctypes.c_int)]
-class _CapData(ctypes.Structure): _fields_ = [('effective', ctypes.c_uint32), ('permitted', ctypes.c_uint32), ('inheritable', ctypes.c_uint32)]
+class _CapData(ctypes.Structure):
+    _fields_ = [('effective', ctypes.c_uint32), ('permitted', ctypes.c_uint32), ('inheritable', ctypes.c_uint32)]
 
 def _drop_capabilities() -> bool:
     "Lock the securebits that give root capabilities on exec, then clear every capability set."
@@ -341,7 +381,7 @@ def _drop_capabilities() -> bool:
     header, data = _CapHeader(0x20080522, 0), (_CapData * 2)()
     return _libc.capset(ctypes.byref(header), data) == 0
 
-# %% ../../nbs/04_interp/02_isolation.ipynb 25
+# %% ../../nbs/04_interp/02_isolation.ipynb 32
 def _forbid_nested_namespaces() -> bool:
     "Set every `max_*_namespaces` limit of the current (sandbox) user namespace to 0."
     names = [name for name in os.listdir('/proc/sys/user') if name.startswith('max_') and name.endswith('_namespaces')]
@@ -349,7 +389,7 @@ def _forbid_nested_namespaces() -> bool:
         with open(f'/proc/sys/user/{name}', 'w') as file: file.write('0')
     return bool(names)
 
-# %% ../../nbs/04_interp/02_isolation.ipynb 27
+# %% ../../nbs/04_interp/02_isolation.ipynb 34
 def _apply_rlimits(limits:dict, # rlimit name (e.g. 'RLIMIT_AS') -> value
                   ) -> list:
     "Set each limit (soft = hard); return the names that were applied."
@@ -363,7 +403,7 @@ def _apply_rlimits(limits:dict, # rlimit name (e.g. 'RLIMIT_AS') -> value
         except (ValueError, OSError): pass
     return applied
 
-# %% ../../nbs/04_interp/02_isolation.ipynb 29
+# %% ../../nbs/04_interp/02_isolation.ipynb 36
 def _this_file() -> str:
     "Path of this module, isolation.py (also when this code runs from the notebook)."
     path = globals().get('__file__')
@@ -380,12 +420,13 @@ def _interp_directory() -> str:
 def _python_read_paths() -> tuple:
     "The directories holding this interpreter, its standard library, its installed packages and this package."
     import sysconfig
-    paths = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix, os.path.dirname(os.path.realpath(sys.executable)),
+    paths = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix,
+             os.path.dirname(os.path.realpath(sys.executable)),
              os.path.dirname(_interp_directory())}
     paths.update(sysconfig.get_paths().get(key, '') for key in ('stdlib', 'platstdlib', 'purelib', 'platlib'))
     return tuple(sorted(os.path.realpath(path) for path in paths if path and os.path.exists(path)))
 
-# %% ../../nbs/04_interp/02_isolation.ipynb 32
+# %% ../../nbs/04_interp/02_isolation.ipynb 39
 def _cgroup_bases() -> dict:
     "controller -> the directory of this process's own cgroup for `pids` and `memory` (v1 hierarchies, or the v2 one)."
     bases = {}
@@ -427,11 +468,160 @@ def _make_cgroups(max_processes:int, # Tasks the session may have at once
 
 _cgroup_counter = itertools.count()
 
+# %% ../../nbs/04_interp/02_isolation.ipynb 40
 def _remove_cgroup(path:str|None):
     "Remove a cgroup once its processes are gone (they die asynchronously after a kill); never raises."
     if not path: return
     import os, time  # local: may run from a finalizer at interpreter exit
-    for attempt in range(300):  # about 2 s in all: the first retries come quickly, as the last processes usually exit at once
+    # about 2 s in all: the first retries come quickly, as the last processes usually exit at once
+    for attempt in range(300):
         try: os.rmdir(path); return
         except FileNotFoundError: return
         except OSError: time.sleep(0.0005 * min(attempt + 1, 20))
+
+# %% ../../nbs/04_interp/02_isolation.ipynb 42
+def _refuse(reply_fd:int, # Pipe end the host reads the session's report from
+            message:str, # Why the session cannot start
+           ):
+    "Tell the host why the session cannot start, and exit."
+    _write_all(reply_fd, _pack_frame({'fatal': message}))
+    os._exit(1)
+
+def _reap_and_exit(child:int, # The one child this process stays behind for
+                   status_if_gone:int=0, # The wait status to exit with if the child was already reaped
+                  ):
+    "Wait for `child` and exit with its status: all a process does that stays behind only to reap."
+    status = status_if_gone
+    while True:
+        try: _, status = os.waitpid(child, 0); break
+        except ChildProcessError: break
+        except KeyboardInterrupt: continue
+    os._exit(os.waitstatus_to_exitcode(status) & 0xff if status else 0)
+
+# %% ../../nbs/04_interp/02_isolation.ipynb 44
+def _join_cgroups(cgroups:dict, # kind ('pids', 'memory') -> path of the cgroup the host made for this session
+                 ) -> dict:
+    "Move this process into the session's cgroups: the layers report, `{'cgroup_<kind>': joined}`."
+    layers = {}
+    for kind, path in cgroups.items():
+        try:
+            with open(os.path.join(path, 'cgroup.procs'), 'w') as file: file.write(str(os.getpid()))
+            layers[f'cgroup_{kind}'] = True
+        except OSError: layers[f'cgroup_{kind}'] = False
+    return layers
+
+# %% ../../nbs/04_interp/02_isolation.ipynb 46
+def _enter_namespaces(uid:int, gid:int, # The session's ids, mapped to themselves inside
+                      request_fd:int, reply_fd:int, # The session's pipe ends (the parent that stays outside closes them)
+                     ) -> bool:
+    "Unshare every namespace of the session in a child, its id maps written by the parent; only the child returns."
+    unshared_read, unshared_write = os.pipe()
+    mapped_read, mapped_write = os.pipe()
+    child = os.fork()
+    if child:  # this process stays in the host's namespaces: it writes the id maps, then waits for the session to end
+        os.close(unshared_write); os.close(mapped_read); os.close(request_fd); os.close(reply_fd)
+        if os.read(unshared_read, 1) == b'1':
+            try: _write_id_maps(child, uid, gid); os.write(mapped_write, b'1')
+            except OSError: pass
+        os.close(mapped_write)
+        _reap_and_exit(child, status_if_gone=1)
+    os.close(unshared_read); os.close(mapped_write)
+    try:
+        _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+        if os.geteuid() == 0: os.setgroups([])  # root's supplementary groups would stay host groups inside
+        _unshare(_SESSION_NAMESPACES)
+        unshared = True
+    except OSError: unshared = False
+    os.write(unshared_write, b'1' if unshared else b'0'); os.close(unshared_write)
+    mapped = os.read(mapped_read, 1) == b'1'; os.close(mapped_read)
+    if unshared and not mapped:
+        _refuse(reply_fd, f"sandbox setup failed: {OSError('could not write the uid and gid maps of the user namespace')!r}")
+    return unshared
+
+# %% ../../nbs/04_interp/02_isolation.ipynb 48
+def _become_unprivileged(config:dict, # The session's settings: uid, gid, shared paths
+                         unshared:bool, # Whether step 1 made the namespaces
+                         reply_fd:int, # Where a refusal goes
+                        ) -> list:
+    "Open the host sources of the view, then switch to the session's uid and gid; return the sources."
+    uid, gid, sources = config['uid'], config['gid'], []
+    try:
+        if unshared: sources = _host_sources(config['shared'])  # in the new mount namespace, with the old uid
+        if (os.getuid(), os.getgid()) != (uid, gid): os.setresgid(gid, gid, gid); os.setresuid(uid, uid, uid)
+    except (OSError, _SetupRefused) as exception:
+        _refuse(reply_fd, str(exception) if isinstance(exception, _SetupRefused) else f'sandbox setup failed: {exception!r}')
+    return sources
+
+# %% ../../nbs/04_interp/02_isolation.ipynb 50
+def _become_pid_one(request_fd:int, reply_fd:int, # The session's pipe ends: all the worker keeps, with the sources
+                    sources:list, # What step 2 opened for the view
+                   ) -> int:
+    "Fork the worker, PID 1 of the new namespace (the parent stays behind to reap it); return its pid on the host."
+    worker = os.fork()
+    if worker:  # stays behind only to reap the worker
+        for _, fd, _ in sources: os.close(fd)
+        os.close(request_fd); os.close(reply_fd)
+        _reap_and_exit(worker)
+    # the host's /proc is still mounted here: the pid the host can open a pidfd on
+    host_pid = int(os.readlink('/proc/self'))
+    os.setsid()
+    _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    keep = sorted({request_fd, reply_fd, *[fd for _, fd, _ in sources]})
+    for low, high in zip([2] + keep, keep + [1024]): os.closerange(low + 1, high)
+    return host_pid
+
+# %% ../../nbs/04_interp/02_isolation.ipynb 52
+def _show_filesystem_view(config:dict, sources:list, # The session's settings, and the sources step 2 opened
+                          layers:dict, # The report: `filesystem` and `no_nested_namespaces` are set here
+                         ):
+    "Switch to the session's own root (where the namespaces exist) and forbid nested namespaces."
+    if layers['namespaces']:
+        _build_root(config, sources)
+        layers['filesystem'] = True
+        layers['no_nested_namespaces'] = _forbid_nested_namespaces()
+    _prctl(_PR_SET_DUMPABLE, 1)  # the uid change cleared it: the host's pidfd and /proc/<pid>/root need it
+
+# %% ../../nbs/04_interp/02_isolation.ipynb 54
+def _limit_resources(config:dict, layers:dict):
+    "Apply the session's rlimits."
+    layers['rlimits'] = _apply_rlimits(config['rlimits'])
+
+def _restrict_access(config:dict, layers:dict):
+    "Landlock over files, TCP and scopes: what the view shows is readable, only scratch and `write_paths` writable."
+    writable = [_SCRATCH, '/dev/null', *[path for path, writable, *_ in config['shared'] if writable]]
+    if layers['namespaces']: landlock = _apply_landlock(['/'], writable)
+    else:  # no view of its own: at least keep the host's files out of reach, except what Python needs to run
+        system = [f'/{name}' for name in _SYSTEM_TOP_LEVEL]
+        landlock = _apply_landlock([*_python_read_paths(), *system, '/etc/ld.so.cache'], ['/dev/null'])
+    layers.update(landlock_fs=landlock['fs'], landlock_net=landlock['net'], landlock_scope=landlock['scoped'],
+                  landlock_abi=landlock['abi'])
+
+# %% ../../nbs/04_interp/02_isolation.ipynb 56
+def _drop_privileges(layers:dict):
+    "Drop capabilities, set no_new_privs and install the seccomp filter."
+    layers['capabilities_dropped'] = _drop_capabilities()
+    if not layers['landlock_fs']: _prctl(_PR_SET_NO_NEW_PRIVS, 1)
+    deny_shared_memory = not layers.get('cgroup_memory')
+    try: layers['seccomp'] = _apply_seccomp(deny_shared_memory)
+    except OSError: layers['seccomp'] = False
+    layers['shared_memory_denied'] = layers['seccomp'] and deny_shared_memory
+    layers['no_new_privs'] = _libc.prctl(_PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) == 1
+
+# %% ../../nbs/04_interp/02_isolation.ipynb 58
+def _isolate(config:dict, # The session's settings (from the host's first frame)
+             request_fd:int, reply_fd:int, # The session's pipe ends
+            ) -> tuple:
+    "Apply every layer to this process, in order; return `(layers, host_pid)` in the worker."
+    layers = _join_cgroups(config['cgroups'])
+    layers['namespaces'] = _enter_namespaces(config['uid'], config['gid'], request_fd, reply_fd)
+    sources = _become_unprivileged(config, layers['namespaces'], reply_fd)
+    layers['unprivileged_user'] = os.getuid() != 0 and os.geteuid() != 0
+    try:
+        host_pid = _become_pid_one(request_fd, reply_fd, sources)
+        _show_filesystem_view(config, sources, layers)
+        _limit_resources(config, layers)
+        _restrict_access(config, layers)
+        _drop_privileges(layers)
+        layers.update(pid_in_namespace=os.getpid(), uid=os.getuid())
+    except BaseException as exception: _refuse(reply_fd, f'sandbox setup failed: {exception!r}')
+    return layers, host_pid

@@ -17,16 +17,20 @@ class _UnrequestedFrame(_FrameViolation): "The worker sent a frame nobody asked 
 _LONGEST_WAIT_MS = 86_400_000  # poll() takes a C int of milliseconds: a later deadline is waited for a day at a time
 
 def _wait_for(fd:int, events:int, deadline:float):
-    "Wait until `fd` is ready for `events` (`select.POLLIN` or `POLLOUT`); raise `_FrameTimeout` if it is still not ready once `deadline` passed."
+    """Wait until `fd` is ready for `events` (`select.POLLIN` or `POLLOUT`); raise `_FrameTimeout` if it is still not
+    ready once `deadline` passed."""
     poller = select.poll()
     poller.register(fd, events)
     while True:
-        remaining = max(deadline - time.monotonic(), 0)  # looked at once more when the deadline has passed: a frame already there counts
-        if poller.poll(math.ceil(min(remaining * 1000, _LONGEST_WAIT_MS))): return  # ready, or hung up: the read or write says which
+        # looked at once more when the deadline has passed: a frame already there counts
+        remaining = max(deadline - time.monotonic(), 0)
+        # ready, or hung up: the read or write says which
+        if poller.poll(math.ceil(min(remaining * 1000, _LONGEST_WAIT_MS))): return
         if remaining == 0: raise _FrameTimeout()
 
 def _readable(fd:int, timeout_ms:int=0) -> bool:
-    "Whether `fd` is readable (or hung up) within `timeout_ms`: at once by default. For a pidfd, readable means the process exited."
+    """Whether `fd` is readable (or hung up) within `timeout_ms`: at once by default. For a pidfd, readable means the
+    process exited."""
     poller = select.poll()
     poller.register(fd, select.POLLIN)
     return bool(poller.poll(timeout_ms))
@@ -35,8 +39,10 @@ def _readable(fd:int, timeout_ms:int=0) -> bool:
 # (in the template, before any session exists): a cell that patches `os.write` or `json` does not reach the protocol.
 _os_read, _os_write = os.read, os.write
 def _c_json() -> tuple:
-    "CPython's C JSON encoder (as `json.dumps(..., separators=(',', ':'))` makes it) and decoder, or None for each where missing."
-    try: encode = json.encoder.c_make_encoder(None, None, json.encoder.encode_basestring_ascii, None, ':', ',', False, False, True)
+    """CPython's C JSON encoder (as `json.dumps(..., separators=(',', ':'))` makes it) and decoder, or None for each
+    where missing."""
+    try: encode = json.encoder.c_make_encoder(None, None, json.encoder.encode_basestring_ascii, None, ':', ',',
+                                              False, False, True)
     except (AttributeError, TypeError): encode = None  # no C accelerator, or another signature
     try: scan = json.scanner.c_make_scanner(json.JSONDecoder())
     except (AttributeError, TypeError): scan = None
@@ -50,6 +56,7 @@ def _pack_frame(message:dict) -> bytes:
     payload = text.encode()  # ASCII with \u escapes: lone surrogates survive
     return len(payload).to_bytes(4, 'big') + payload
 
+# %% ../../nbs/04_interp/01_protocol.ipynb 7
 def _decode_json(payload:bytes):
     "The JSON value `payload` holds, decoded as `json.loads` would (`ValueError` if it holds anything else)."
     if _scan_json is None: return json.loads(payload)
@@ -60,24 +67,29 @@ def _decode_json(payload:bytes):
     return value
 
 def _write_all(fd:int, data:bytes, deadline:float|None=None):
-    "Write all of `data` to `fd`; if `fd` is non-blocking and its pipe stays full until `deadline`, raise `_FrameTimeout`."
+    """Write all of `data` to `fd`; if `fd` is non-blocking and its pipe stays full until `deadline`, raise
+    `_FrameTimeout`."""
     view = memoryview(data)
     while view:
         try: view = view[_os_write(fd, view):]
-        except BlockingIOError: _wait_for(fd, select.POLLOUT, math.inf if deadline is None else deadline)  # the reader is behind
+        # the reader is behind
+        except BlockingIOError: _wait_for(fd, select.POLLOUT, math.inf if deadline is None else deadline)
 
-# %% ../../nbs/04_interp/01_protocol.ipynb 7
-_JSON_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)  # unrolled: each byte is matched one way only (linear)
+# %% ../../nbs/04_interp/01_protocol.ipynb 8
+# unrolled: each byte is matched one way only (linear)
+_JSON_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
 
 def _json_element_count(payload:bytes, # A JSON text
                         enough:int, # The count the caller allows: an exact count is only computed past it
                        ) -> int:
-    "An upper bound on the arrays, objects and separators of `payload` outside its strings, counted without decoding it."
+    """An upper bound on the arrays, objects and separators of `payload` outside its strings, counted without decoding
+    it."""
     count = payload.count(b'[') + payload.count(b'{') + payload.count(b',')
     if count <= enough: return count
     outside = _JSON_STRING.sub(b'""', payload)
     return outside.count(b'[') + outside.count(b'{') + outside.count(b',')
 
+# %% ../../nbs/04_interp/01_protocol.ipynb 9
 class _FrameReader:
     "Read length-prefixed JSON frames from a file descriptor, with a size limit, an element limit and a deadline."
     def __init__(self, fd:int, limit:int=1<<24, max_elements:int|None=None):
@@ -93,7 +105,8 @@ class _FrameReader:
         return payload
 
     def read_payload(self, deadline:float|None=None) -> bytes:
-        "The next frame's payload, not yet decoded; raise `_FrameTimeout` at `deadline` (a `time.monotonic` value), `EOFError` on close."
+        """The next frame's payload, not yet decoded; raise `_FrameTimeout` at `deadline` (a `time.monotonic` value),
+        `EOFError` on close."""
         while True:
             payload = self._complete_payload()
             if payload is not None: return payload
@@ -120,11 +133,12 @@ class _FrameReader:
         "True if anything waits to be read: a frame or part of one in the buffer or the pipe, or the end of the pipe."
         return bool(self.buffer) or _readable(self.fd)
 
-# %% ../../nbs/04_interp/01_protocol.ipynb 14
+# %% ../../nbs/04_interp/01_protocol.ipynb 16
 _ERROR_LENGTH_FACTOR = 4  # a traceback may be this many times `max_output` characters long
 _TEXT_MIMES = ('text/plain', 'text/markdown', 'text/html', 'text/latex', 'image/svg+xml')
 _IMAGE_MIMES = ('image/png', 'image/jpeg')
-_MAX_OUTPUTS = 24  # outputs kept per cell (consecutive prints merge into one stream output): a reply stays under the host's 512 JSON elements
+# outputs kept per cell (consecutive prints merge into one stream output): a reply stays under the host's 512 JSON elements
+_MAX_OUTPUTS = 24
 
 _PNG_SIGNATURE = b'\x89PNG\r\n\x1a\n'
 
@@ -132,3 +146,12 @@ def _png_size(data:bytes) -> tuple:
     "(width, height) from a PNG's IHDR chunk, or (0, 0) if `data` is not a PNG."
     if data[:8] != _PNG_SIGNATURE or len(data) < 24: return (0, 0)
     return struct.unpack('>II', data[16:24])
+
+# %% ../../nbs/04_interp/01_protocol.ipynb 19
+def _patch(function):
+    "Make `function` a method of the class its `self` parameter is annotated with (a class built up a method per cell)."
+    annotation = function.__annotations__['self']
+    owner = function.__globals__[annotation] if isinstance(annotation, str) else annotation
+    function.__qualname__ = f'{owner.__name__}.{function.__name__}'
+    setattr(owner, function.__name__, function)
+    return function
