@@ -139,7 +139,7 @@ def run_attacks(interp, workdir:str) -> dict:
     # that rewrote the worker's `_pack_frame`: a frame sent by anything else is never decoded at all)
     with interp.Sandbox(require_isolation=True, timeout=10) as box:
         before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-        code = ('import sys\nworker = sys.modules["toolcall_sandbox_worker"]\n'
+        code = ('import sys\nworker = sys.modules["toolcall_sandbox.worker"]\n'
                 'def bomb(reply):\n    payload = b\'{"id":\' + str(reply["id"]).encode() + b\',"value":[\' + b"[],"*(5 << 20) + b"[]]}"\n'
                 '    return len(payload).to_bytes(4, "big") + payload\n'
                 'worker._pack_frame = bomb')
@@ -199,7 +199,7 @@ def run_attacks(interp, workdir:str) -> dict:
             last_line(box.run('open("given.txt").read(), open("given.txt", "a").write("!")'))
     # 13. red team: the worker's own guards rewritten by the code; what the host reads back as root; kernel interfaces
     with interp.Sandbox(require_isolation=True, timeout=10) as box:
-        patch = ('import json, os, struct, sys, threading, time\nworker = sys.modules["toolcall_sandbox_worker"]\n'
+        patch = ('import json, os, struct, sys, threading, time\nworker = sys.modules["toolcall_sandbox.worker"]\n'
                  'worker._leftover_threads = lambda wait=0.2: 0; worker._end_child_processes = lambda: None; worker._thread_count = lambda: 1\n'
                  + _FIND_REPLY +
                  'def forge():\n    time.sleep(0.5)\n    payload = json.dumps({"id": request_id + 1, "value": "\'forged\'"}).encode()\n'
@@ -209,10 +209,10 @@ def run_attacks(interp, workdir:str) -> dict:
         outcomes['guard_switched_off'] = f'{last_line(result)} | {result.notes}'
         result = box.run('import time; time.sleep(1)\nraise SystemExit(3)')
         outcomes['cell_after_guard_switched_off'] = f'ok={result.ok} {last_line(result)} state_lost={result.state_lost}'
-        result = box.run('import os, sys\nsys.modules["toolcall_sandbox_worker"]._end_child_processes = lambda: None\n'
+        result = box.run('import os, sys\nsys.modules["toolcall_sandbox.worker"]._end_child_processes = lambda: None\n'
                          'if os.fork() == 0:\n    import time; time.sleep(60)\n"forked"')
         outcomes['process_left_by_patched_worker'] = f'{last_line(result)} | state_lost={result.state_lost}'
-        result = box.run('import sys\nworker = sys.modules["toolcall_sandbox_worker"]\n'  # the loop's own reply, rewritten
+        result = box.run('import sys\nworker = sys.modules["toolcall_sandbox.worker"]\n'  # the loop's own reply, rewritten
                          'worker._pack_frame = lambda reply: (lambda payload: len(payload).to_bytes(4, "big") + payload)(b\'{"id":"\' + b"x" * 10_000_000 + b\'"}\')')
         outcomes['forged_id_of_10_mb'] = f'{len(result.error) < 300} {result.error[:100]}'
         outcomes['worker_fds'] = last_line(box.run(
@@ -453,8 +453,9 @@ def expected_outcomes(workdir:str, root:bool, paths:str) -> dict:
     }
 
 
-if __name__ == '__main__':  # run by test_sandbox_nonroot.py as an unprivileged user: interp.py path, work directory
+if __name__ == '__main__':  # run by test_sandbox_nonroot.py as an unprivileged user: toolcall_lib's path, work directory
     import importlib.util
-    spec = importlib.util.spec_from_file_location('interp_under_test', sys.argv[1])
-    interp = importlib.util.module_from_spec(spec); sys.modules[spec.name] = interp; spec.loader.exec_module(interp)
+    spec = importlib.util.spec_from_file_location('toolcall_lib', sys.argv[1] + '/__init__.py', submodule_search_locations=[sys.argv[1]])
+    library = importlib.util.module_from_spec(spec); sys.modules[spec.name] = library; spec.loader.exec_module(library)
+    import toolcall_lib.interp as interp
     print(json.dumps(run_attacks(interp, sys.argv[2])))

@@ -100,7 +100,7 @@ def test_project_checkout_is_not_visible(sandbox):
     for path in (PROJECT / 'settings.ini', PROJECT / '.git'):
         assert last_line(sandbox.run(f'open({str(path)!r}).read()')) == f"FileNotFoundError: [Errno 2] No such file or directory: {str(path)!r}"
     # the package itself is shown (read-only), so `import toolcall_lib` works inside
-    assert sandbox.run(f'os.path.exists({str(PROJECT / "toolcall_lib" / "interp.py")!r})').value == 'True'
+    assert sandbox.run(f'os.path.exists({str(PROJECT / "toolcall_lib" / "interp" / "worker.py")!r})').value == 'True'
 
 
 def test_script_directory_and_added_import_paths_are_not_visible(tmp_path):
@@ -350,7 +350,7 @@ def test_forged_reply_of_the_wrong_shape_restarts_the_worker(sandbox, payload, p
     # a cell rewrites how the worker packs its replies (the one way left to put words in the loop's mouth): whatever the
     # reply then holds, the host checks it field by field; a clear error, never a crash of the host
     code = ('import json, sys\ndef forged(reply):\n    payload = ' + payload + '\n    return len(payload).to_bytes(4, "big") + payload\n'
-            'sys.modules["toolcall_sandbox_worker"]._pack_frame = forged')
+            'sys.modules["toolcall_sandbox.worker"]._pack_frame = forged')
     result = sandbox.run(code)  # its own reply goes out through the rewritten function already
     assert result.state_lost and result.error == f'SandboxError: the sandbox sent an invalid reply ({problem})'
     assert sandbox.run('1 + 1').value == '2'
@@ -377,7 +377,7 @@ def test_timer_planted_by_an_earlier_cell_cannot_answer_for_a_later_one():
                    'kernel, its loop, IPython\'s shell) decides what later cells of its session report')
 def test_a_cell_that_rewrites_the_worker_decides_what_later_cells_report():
     with Sandbox(require_isolation=True, timeout=10) as box:
-        box.run('import sys\nworker = sys.modules["toolcall_sandbox_worker"]\n'
+        box.run('import sys\nworker = sys.modules["toolcall_sandbox.worker"]\n'
                 'worker._Kernel.run = lambda self, code, max_output: {"outputs": [{"output_type": "execute_result", '
                 '"data": {"text/plain": "\'forged\'"}, "metadata": {}, "execution_count": 1}]}')
         result = box.run('raise SystemExit(3)')
@@ -400,8 +400,8 @@ def test_a_worker_the_host_cannot_see_waiting_is_not_trusted():
 def test_worker_that_stops_reading_requests_cannot_hang_the_host(sandbox):
     # the code rewires its own request loop to read one more byte and then never again; a request bigger than the pipe's
     # buffer then cannot be written in full: the host gives up at the timeout and kills the worker instead of blocking forever
-    rewired = sandbox.run('import time\nworker = sys.modules["toolcall_sandbox_worker"]\nreal_read = worker._os_read\n'
-                          'worker._os_read = lambda fd, size: (real_read(fd, 1), time.sleep(10**6))')
+    rewired = sandbox.run('import time\nprotocol = sys.modules["toolcall_sandbox.protocol"]\nreal_read = protocol._os_read\n'
+                          'protocol._os_read = lambda fd, size: (real_read(fd, 1), time.sleep(10**6))')
     assert rewired.ok and not rewired.state_lost  # its loop was seen waiting for the next request, reading it
     started = time.monotonic()
     result = sandbox.run('x = 1  # ' + 'y' * 200_000, timeout=1)

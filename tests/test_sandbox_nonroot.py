@@ -8,15 +8,16 @@ import pytest
 
 if sys.platform != 'linux': pytest.skip('the sandbox layers are Linux kernel features', allow_module_level=True)
 
-INTERP = Path(__file__).resolve().parents[1] / 'toolcall_lib' / 'interp.py'
+LIBRARY = Path(__file__).resolve().parents[1] / 'toolcall_lib'  # loaded by path, as a user without the venv would
 ATTACKS = Path(__file__).resolve().parent / 'sandbox_attacks.py'
 sys.path.insert(0, str(ATTACKS.parent))
 import sandbox_attacks
 
 SCRIPT = textwrap.dedent('''
     import importlib.util, json, os, sys
-    spec = importlib.util.spec_from_file_location('interp_under_test', sys.argv[1])
-    interp = importlib.util.module_from_spec(spec); sys.modules[spec.name] = interp; spec.loader.exec_module(interp)
+    spec = importlib.util.spec_from_file_location('toolcall_lib', sys.argv[1] + '/__init__.py', submodule_search_locations=[sys.argv[1]])
+    library = importlib.util.module_from_spec(spec); sys.modules[spec.name] = library; spec.loader.exec_module(library)
+    import toolcall_lib.interp as interp
     codes = {'ids': 'import os; os.getuid() == %d, os.getpid()' % os.getuid(),
              'project': 'open(%r)' % sys.argv[2], 'tmp': 'open("/tmp/toolcall-nonroot-probe", "w")', 'tmp_in_view': 'os.path.exists("/tmp")',
              'fork_bomb': 'while True: os.fork()', 'after_bomb': 'pid = os.fork()\\nif pid == 0: os._exit(7)\\nos.waitpid(pid, 0)[1] >> 8',
@@ -48,7 +49,7 @@ def unprivileged_command() -> list:
 
 
 def test_sandbox_as_unprivileged_user():
-    completed = subprocess.run(unprivileged_command() + ['-c', SCRIPT, str(INTERP), str(INTERP.parent.parent / 'settings.ini')],
+    completed = subprocess.run(unprivileged_command() + ['-c', SCRIPT, str(LIBRARY), str(LIBRARY.parent / 'settings.ini')],
                                capture_output=True, text=True, timeout=120, cwd='/')
     assert completed.returncode == 0, completed.stderr
     results = json.loads(completed.stdout)
@@ -74,7 +75,7 @@ def unprivileged_attack_outcomes():
     workdir = tempfile.mkdtemp(prefix='toolcall-attacks-')
     try:
         if os.geteuid() == 0: os.chown(workdir, pwd.getpwnam('nobody').pw_uid, -1)
-        command = unprivileged_command() + [str(ATTACKS), str(INTERP), workdir]
+        command = unprivileged_command() + [str(ATTACKS), str(LIBRARY), workdir]
         completed = subprocess.run(command, capture_output=True, text=True, timeout=300, cwd='/')
         assert completed.returncode == 0, completed.stderr
         outcomes = json.loads(completed.stdout)

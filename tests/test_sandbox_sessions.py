@@ -206,6 +206,7 @@ def test_a_failed_restart_never_writes_to_a_reused_descriptor(tmp_path):
 # --- review findings on SandboxPool and Sandbox (each failed on the code before its fix) --------------------
 
 from toolcall_lib import interp
+from toolcall_lib.interp import protocol, tool
 from toolcall_lib.interp import SandboxPool, SandboxError
 import threading
 
@@ -218,7 +219,7 @@ def slow_sandboxes(monkeypatch, seconds:float, fail:bool=False) -> list:
         if fail: raise SandboxError('this start fails')
         started.append(real(**options))
         return started[-1]
-    monkeypatch.setattr(interp, 'Sandbox', start)
+    monkeypatch.setattr(tool, 'Sandbox', start)  # what SandboxPool starts
     return started
 
 
@@ -330,13 +331,13 @@ def test_a_forked_host_process_cannot_use_its_parents_sandbox():
 
 def test_a_reply_waiting_at_the_deadline_is_not_a_timeout(monkeypatch):
     # the host looks at the pipe late (a busy machine): the reply came in time, so the cell did not time out
-    real_wait, late = interp._wait_for, []
+    real_wait, late = protocol._wait_for, []
     def wait_late(fd, events, deadline):
         if not late: late.append(1); time.sleep(0.5)
         return real_wait(fd, events, deadline)
     with Sandbox() as box:
         box.run('kept = 1')
-        monkeypatch.setattr(interp, '_wait_for', wait_late)
+        monkeypatch.setattr(protocol, '_wait_for', wait_late)
         result = box.run('kept + 1', timeout=0.2)
         assert (result.value, result.timed_out, result.error) == ('2', False, None)  # it used to say it timed out
 
