@@ -143,6 +143,13 @@ def _warn_no_source(what, key, where, names, doc):
                   f"docstring's Args section", DocmentsWarning, stacklevel=2)
 
 # %% ../nbs/00_schema.ipynb 28
+def _source_lines(filename, module_globals):
+    "Lines of the source `filename` names; a frozen standard-library module (`<frozen os>`) is read from its file"
+    lines = linecache.getlines(filename, module_globals)
+    if lines or not filename.startswith('<frozen ') or not module_globals: return lines
+    path = module_globals.get('__file__')
+    return linecache.getlines(path) if isinstance(path, str) and path.endswith('.py') else []
+
 def _function_docments(func):
     "Dict from each parameter of `func` (plus 'return') to its docments comment in its source"
     code = getattr(func, '__code__', None)
@@ -151,7 +158,7 @@ def _function_docments(func):
     names = set(code.co_varnames[:count])
     filename = code.co_filename
     linecache.checkcache(filename)
-    lines = linecache.getlines(filename, getattr(func, '__globals__', None))
+    lines = _source_lines(filename, getattr(func, '__globals__', None))
     start = code.co_firstlineno - 1
     if not lines or start >= len(lines):
         params = [name for name in code.co_varnames[:count] if name not in ('self', 'cls')]
@@ -169,7 +176,7 @@ def _function_docments(func):
     result['return'] = _docment(return_line, comments, taken)
     return result
 
-# %% ../nbs/00_schema.ipynb 34
+# %% ../nbs/00_schema.ipynb 35
 def _doc_sections(doc):
     "Tool description, per-parameter descriptions and return description from docstring `doc`"
     doc = inspect.cleandoc(doc) if doc else ''
@@ -183,7 +190,7 @@ def _doc_sections(doc):
     summary = '\n\n'.join(part for part in (parsed.short_description, parsed.long_description) if part)
     return summary, params, returns
 
-# %% ../nbs/00_schema.ipynb 41
+# %% ../nbs/00_schema.ipynb 42
 _empty = inspect.Parameter.empty
 
 def _describe_target(f):
@@ -210,7 +217,7 @@ def _class_doc(cls):
     if not doc and isinstance(cls.__init__, types.FunctionType): doc = cls.__init__.__doc__
     return doc
 
-# %% ../nbs/00_schema.ipynb 42
+# %% ../nbs/00_schema.ipynb 43
 def _eval_annotation(anno, globalns, owner, param):
     "Evaluate string annotation `anno` in `globalns`, with an error naming `param` of `owner` if it fails"
     try: return eval(anno, globalns)
@@ -261,7 +268,7 @@ def _callable_records(f):
         records[pname] = {'docment': docs.get(pname), 'anno': anno, 'default': defaults.get(pname, _empty)}
     return name, doc, is_class, records, owner
 
-# %% ../nbs/00_schema.ipynb 46
+# %% ../nbs/00_schema.ipynb 47
 _DECIMAL_PATTERN = r'^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$'
 _SIMPLE_TYPES = {
     int: {'type': 'integer'}, float: {'type': 'number'}, str: {'type': 'string'}, bool: {'type': 'boolean'},
@@ -271,7 +278,7 @@ _STRING_FORMATS = ((datetime, 'date-time'), (date, 'date'), (time, 'time'), (tim
                    (PurePath, 'Path'), (ipaddress.IPv4Address, 'ipv4'), (ipaddress.IPv6Address, 'ipv6'))
 _JSON_TYPES = {bool: 'boolean', int: 'integer', float: 'number', str: 'string', type(None): 'null'}
 
-# %% ../nbs/00_schema.ipynb 48
+# %% ../nbs/00_schema.ipynb 49
 def _enum_schema(values, what):
     "JSON Schema accepting exactly `values` (enum members become their values)"
     values = [v.value if isinstance(v, enum.Enum) else v for v in values]
@@ -283,7 +290,7 @@ def _enum_schema(values, what):
     if kinds == {'integer', 'number'}: kinds = {'number'}
     return {'type': kinds.pop(), 'enum': values} if len(kinds) == 1 else {'enum': values}
 
-# %% ../nbs/00_schema.ipynb 51
+# %% ../nbs/00_schema.ipynb 52
 _BOUNDS = (('gt', 'exclusiveMinimum'), ('ge', 'minimum'), ('lt', 'exclusiveMaximum'), ('le', 'maximum'), ('multiple_of', 'multipleOf'))
 _LENGTH_KEYS = {'string': ('minLength', 'maxLength'), 'array': ('minItems', 'maxItems'), 'object': ('minProperties', 'maxProperties')}
 
@@ -319,7 +326,7 @@ def _apply_metadata(schema, metadata):
             if value is not None: _constrain(schema, attribute, value)
     return schema
 
-# %% ../nbs/00_schema.ipynb 54
+# %% ../nbs/00_schema.ipynb 55
 class _Defs(dict):
     "The `$defs` being collected: name -> schema, plus the class behind each name"
     def __init__(self, globalns=None, evalable=False):
@@ -339,7 +346,7 @@ def _def_name(cls, defs):
             return candidate, False
     raise SchemaError(f"too many different classes named {name!r}")
 
-# %% ../nbs/00_schema.ipynb 56
+# %% ../nbs/00_schema.ipynb 57
 def _class_source(cls):
     "Dedented source lines of the definition of `cls` and its `ast.ClassDef`, or None if they cannot be found"
     header = re.compile(rf'^\s*class\s+{re.escape(cls.__name__)}\b')
@@ -416,7 +423,7 @@ def _attribute_docstring(body, index):
         return inspect.cleandoc(following.value.value) or None
     return None
 
-# %% ../nbs/00_schema.ipynb 65
+# %% ../nbs/00_schema.ipynb 66
 _FACTORY = object()  # default of a field that has a default_factory: optional, but with no fixed default to show
 
 def _type_hints(cls):
@@ -452,7 +459,7 @@ def _class_records(cls):
 
 def _origin_name(origin): return getattr(origin, '_name', None) or getattr(origin, '__name__', None)
 
-# %% ../nbs/00_schema.ipynb 67
+# %% ../nbs/00_schema.ipynb 68
 def _is_namedtuple(cls): return issubclass(cls, tuple) and hasattr(cls, '_fields')
 
 def _is_structured(cls):
@@ -591,7 +598,7 @@ def _handle_class(cls, defs):
         defs[name] = _object_schema(cls, defs, evalable=getattr(defs, 'evalable', False))
     return {'$ref': f'#/$defs/{name}'}
 
-# %% ../nbs/00_schema.ipynb 69
+# %% ../nbs/00_schema.ipynb 70
 def _tuple_schema(args, defs):
     "JSON Schema for `tuple[args]`"
     if not args: return {'type': 'array', 'items': {}}
@@ -631,7 +638,7 @@ def _container_schema(origin, args, defs):
         return schema
     return None
 
-# %% ../nbs/00_schema.ipynb 71
+# %% ../nbs/00_schema.ipynb 72
 def _handle_type(t, defs):
     "JSON Schema for annotation `t`; named object types are added to `defs` and referenced with `$ref`"
     try: known = _SIMPLE_TYPES.get(t)
@@ -700,7 +707,7 @@ def _handle_generic(t, origin, args, defs):
             if not issubclass(origin, (tuple, cabc.Iterable)): return _handle_plain_class(origin, defs)
     raise SchemaError(f"the annotation {t!r} has no JSON Schema form")
 
-# %% ../nbs/00_schema.ipynb 82
+# %% ../nbs/00_schema.ipynb 83
 def _param(record):
     "The start of a property for a docments-style parameter `record`: description and default"
     prop = {'description': record['docment'] or ''}
@@ -754,7 +761,7 @@ def _field_parameter(name, record):
     alias = next((a for a in map(_field_alias, reversed(fields)) if a), name)
     return alias, {**record, 'default': default, 'anno': anno}
 
-# %% ../nbs/00_schema.ipynb 91
+# %% ../nbs/00_schema.ipynb 92
 def _type_label(schema):
     "Short human-readable name of the type `schema` describes"
     if '$ref' in schema: return schema['$ref'].rsplit('/', 1)[-1]
@@ -773,7 +780,7 @@ def _returns_line(record, doc_returns):
     text = record['docment'] or doc_returns
     return f"\n\nReturns:\n- {text} (type: {label})" if text else f"\n\nReturns:\n- type: {label}"
 
-# %% ../nbs/00_schema.ipynb 94
+# %% ../nbs/00_schema.ipynb 95
 def _evalable_default(value):
     "`value` if `ast.literal_eval(repr(value))` can read it back, else `str(value)`"
     if value is None or type(value) in (str, int, float, bool): return value
@@ -781,7 +788,7 @@ def _evalable_default(value):
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError): return str(value)
     return value
 
-# %% ../nbs/00_schema.ipynb 96
+# %% ../nbs/00_schema.ipynb 97
 def _module_namespace(obj):
     "Global namespace of the module defining `obj`, for resolving forward references"
     func = None if isinstance(obj, type) else inspect.unwrap(getattr(obj, '__func__', obj))
@@ -814,7 +821,7 @@ def _build_schema(f, pname, evalable, skip_hidden, name):
     if defs: parameters['$defs'] = dict(defs)
     return {'name': name or tool_name, 'description': description, pname: parameters}
 
-# %% ../nbs/00_schema.ipynb 98
+# %% ../nbs/00_schema.ipynb 99
 _schema_cache = {}  # weak reference to a function or class -> {options: _CacheEntry}
 _COMPILE_AFTER_HITS = 3
 
@@ -878,7 +885,7 @@ def clear_schema_cache():
     "Forget every cached schema (needed only after redefining a class that a string annotation names)"
     _schema_cache.clear()
 
-# %% ../nbs/00_schema.ipynb 99
+# %% ../nbs/00_schema.ipynb 100
 def get_schema(f:Callable, # the function, method, class or callable instance to describe
                pname:str='input_schema', # key under which the parameters' JSON Schema is stored
                *,
@@ -889,7 +896,7 @@ def get_schema(f:Callable, # the function, method, class or callable instance to
     "Generate JSON schema for a class, function, or method"
     return _cached(f, ('schema', pname, evalable, skip_hidden, name), _build_schema, f, pname, evalable, skip_hidden, name)
 
-# %% ../nbs/00_schema.ipynb 186
+# %% ../nbs/00_schema.ipynb 187
 SCHEMA_FORMATS = ('openai', 'openai-responses', 'anthropic', 'gemini', 'gemini-openapi', 'mcp')
 STRICT_FORMATS = ('openai', 'openai-responses', 'anthropic')
 _NAME_CHARS = frozenset('abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-')
@@ -905,7 +912,7 @@ def valid_tool_name(name:str, # the tool name to check
     raise ToolNameError(f"tool name {name[:80]!r} is not accepted by providers: use 1 to 64 letters, digits, "
                         f"'_' or '-'{hint}")
 
-# %% ../nbs/00_schema.ipynb 189
+# %% ../nbs/00_schema.ipynb 190
 def _where(path):
     "Readable location of `path` (keys from the parameters schema's root) for error messages"
     if len(path) >= 2 and path[0] == 'properties':
@@ -919,7 +926,7 @@ def _where(path):
         return f"type {path[1]!r}"
     return 'the parameters schema' + (f" (at {'/'.join(map(str, path))})" if path else '')
 
-# %% ../nbs/00_schema.ipynb 192
+# %% ../nbs/00_schema.ipynb 193
 def _jsonable(value, path):
     "`value` (a default, enum value or example) converted to plain JSON data"
     if isinstance(value, float) and not math.isfinite(value):
@@ -950,7 +957,7 @@ def _iso_duration(value):
     if not value.days and not clock: return 'PT0S'
     return f"{sign}P" + (f"{value.days}D" if value.days else '') + (f"T{clock}" if clock else '')
 
-# %% ../nbs/00_schema.ipynb 195
+# %% ../nbs/00_schema.ipynb 196
 _SCHEMA_LISTS = ('anyOf', 'allOf', 'oneOf', 'prefixItems')
 _SCHEMA_VALUES = ('items', 'additionalProperties', 'not', 'propertyNames', 'contains', 'if', 'then', 'else')
 _SCHEMA_MAPS = ('properties', '$defs', 'patternProperties')
@@ -976,7 +983,7 @@ def _json_values(node, path):
         if key in node: node[key] = _jsonable(node[key], path)
     return node
 
-# %% ../nbs/00_schema.ipynb 198
+# %% ../nbs/00_schema.ipynb 199
 @dataclasses.dataclass(frozen=True)
 class _StrictRules:
     "What one provider's strict mode accepts"
@@ -1060,7 +1067,7 @@ def _recursive_defs(parameters):
         return False
     return [name for name in refs if reaches_itself(name)]
 
-# %% ../nbs/00_schema.ipynb 206
+# %% ../nbs/00_schema.ipynb 207
 _GEMINI_KEYWORDS = frozenset({'type', 'format', 'title', 'description', 'nullable', 'enum', 'maxItems', 'minItems', 'properties',
     'required', 'minProperties', 'maxProperties', 'minLength', 'maxLength', 'pattern', 'example', 'anyOf', 'propertyOrdering',
     'default', 'items', 'minimum', 'maximum'})
@@ -1103,7 +1110,7 @@ def _gemini_openapi(node, path, defs, expanding=()):
         node['description'] = f"{node['description']} ({note})" if node.get('description') else note
     return node
 
-# %% ../nbs/00_schema.ipynb 209
+# %% ../nbs/00_schema.ipynb 210
 def _parameters_key(schema):
     "The key of `schema` (a get_schema result) holding the parameters' JSON Schema"
     if not isinstance(schema, dict) or not isinstance(schema.get('name'), str):
