@@ -68,3 +68,39 @@ def test_a_new_module_must_be_placed(tmp_path):
     (package/'helpers.py').write_text('')
     done = lint(tmp_path)
     assert done.returncode != 0 and 'toolcall_lib.helpers' in done.stdout, done.stdout
+
+
+# --- no reach into another module's private names --------------------------------------------------------------
+
+# Imports of another module's private names still in the tree, each to go when its branch lands (a stale entry fails).
+STILL_REACHING = {('toolcall_lib.mcp', 'toolcall_lib.loop', '_pictures'), ('toolcall_lib.mcp', 'toolcall_lib.loop', '_wire_value')}
+
+def private_imports(package:Path) -> set:
+    "(importer, imported module, name) for each `from X import _name` where X is another part of the package."
+    import ast
+    found = set()
+    for path in package.rglob('*.py'):
+        parts = path.relative_to(package.parent).with_suffix('').parts
+        importer = '.'.join(parts[:-1] if parts[-1] == '__init__' else parts)
+        for node in ast.walk(ast.parse(path.read_text(encoding='utf-8'))):
+            if not isinstance(node, ast.ImportFrom) or (node.level == 0 and not (node.module or '').startswith('toolcall_lib')): continue
+            base = importer.split('.')[:len(importer.split('.')) - node.level + (parts[-1] == '__init__')] if node.level else []
+            imported = '.'.join(base + ([node.module] if node.module else []))
+            if imported.split('.')[:2] == importer.split('.')[:2]: continue   # within one module or one package of notebooks
+            found |= {(importer, imported, alias.name) for alias in node.names
+                      if alias.name.startswith('_') and not alias.name.startswith('__')}
+    return found
+
+def test_no_module_imports_another_modules_private_names():
+    found = private_imports(ROOT/'toolcall_lib')
+    assert found <= STILL_REACHING, f'private names imported across modules: {sorted(found - STILL_REACHING)}'
+    assert STILL_REACHING <= found, f'gone now, delete from STILL_REACHING: {sorted(STILL_REACHING - found)}'
+
+def test_a_reach_into_privates_is_seen(tmp_path):
+    package = package_copy(tmp_path)
+    with open(package/'toolset.py', 'a') as toolset: toolset.write('\nfrom .schema import _cached\n')
+    (package/'parse.py').rename(package/'parse_core.py')   # a package: parse/__init__.py reaching up with two dots
+    (package/'parse').mkdir()
+    (package/'parse'/'__init__.py').write_text('from ..dispatch import _one_call\nfrom .core import _inside\n')
+    assert private_imports(package) - STILL_REACHING == {('toolcall_lib.toolset', 'toolcall_lib.schema', '_cached'),
+                                                         ('toolcall_lib.parse', 'toolcall_lib.dispatch', '_one_call')}

@@ -28,7 +28,7 @@ from pydantic.fields import FieldInfo
 from pydantic_core import to_jsonable_python
 from typing_extensions import Annotated, NotRequired, Required, TypedDict, is_typeddict
 
-from .schema import _field_alias, get_schema
+from .schema import field_alias, get_schema
 
 # %% ../nbs/01_dispatch.ipynb 10
 def _cut(text:str, limit:int) -> str:
@@ -519,7 +519,7 @@ def _field_parameter(name:str, default, tp):
         default = Parameter.empty
     if not fields: return name, default, tp
     if default is Parameter.empty: default = next((field for field in reversed(fields) if not field.is_required()), Parameter.empty)
-    return next((alias for alias in map(_field_alias, reversed(fields)) if alias), name), default, tp
+    return next((alias for alias in map(field_alias, reversed(fields)) if alias), name), default, tp
 
 class _Plan:
     "How to turn a JSON argument object into the arguments of one function"

@@ -5,6 +5,6 @@
 # %% auto 0
 __all__ = ['ToolcallLibError']
 
-# %% ../nbs/00_errors.ipynb 3
+# %% ../nbs/00_errors.ipynb 6
 class ToolcallLibError(Exception):
     "The root of every exception toolcall_lib raises on purpose; catch it to handle any of them."

@@ -4,7 +4,7 @@
 
 # %% auto 0
 __all__ = ['SCHEMA_FORMATS', 'STRICT_FORMATS', 'SchemaError', 'StrictModeError', 'ToolNameError', 'DocmentsWarning',
-           'clear_schema_cache', 'get_schema', 'valid_tool_name', 'render_schema', 'tool_schema']
+           'field_alias', 'clear_schema_cache', 'get_schema', 'valid_tool_name', 'render_schema', 'tool_schema']
 
 # %% ../nbs/00_schema.ipynb 3
 import ast, copy, dataclasses, enum, inspect, ipaddress, itertools, json, linecache, marshal, math, re, sys, types, typing, warnings, weakref
@@ -556,7 +556,7 @@ def _describe_fields(cls, json_schema, properties):
     comments = _class_field_docments(cls)
     for name in dict.fromkeys([*comments, *doc_params]):
         doc = comments.get(name) or doc_params.get(name)
-        key = (_field_alias(fields[name]) if name in fields else None) or name
+        key = (field_alias(fields[name]) if name in fields else None) or name
         if doc and isinstance(properties.get(key), dict) and 'description' not in properties[key]: properties[key]['description'] = doc
 
 def _pydantic_schema(cls, defs):
@@ -741,7 +741,9 @@ def _field_default(field):
     if type(field.default).__name__ != 'PydanticUndefinedType': return field.default
     return _FACTORY if field.default_factory is not None else _empty
 
-def _field_alias(field):
+def field_alias(
+    field, # a pydantic `FieldInfo`
+) -> str|None: # the name a model sends for it, or None when it has no alias
     "The name a model sends for a field whose `FieldInfo` is `field` (its validation alias, else its alias), or None"
     alias = field.validation_alias if isinstance(field.validation_alias, str) else field.alias
     return alias if isinstance(alias, str) else None
@@ -758,7 +760,7 @@ def _field_parameter(name, record):
         default = _empty
     if not fields: return name, record
     if default is _empty: default = next((d for d in map(_field_default, reversed(fields)) if d is not _empty), _empty)
-    alias = next((a for a in map(_field_alias, reversed(fields)) if a), name)
+    alias = next((a for a in map(field_alias, reversed(fields)) if a), name)
     return alias, {**record, 'default': default, 'anno': anno}
 
 # %% ../nbs/00_schema.ipynb 92
