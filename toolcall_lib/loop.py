@@ -4,7 +4,7 @@
 
 # %% ../nbs/05_loop.ipynb 3
 from __future__ import annotations
-import asyncio, dataclasses, inspect, json, sys
+import asyncio, contextlib, dataclasses, inspect, json, sys, threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path, PurePath
@@ -15,6 +15,8 @@ from .content import result_content, result_pictures, tool_result_text, wire_val
 from .dispatch import CallResult, call_funcs_async, coerce_args, mk_ns, resolve_nm
 from .errors import ToolcallLibError
 from .answers import ANSWER_TOOL, Answer, AnswerError
+from .events import CallResultEvent, StepEnd, stream_events
+from .parse import ArgumentsDelta, CallFinished, CallStarted, TextDelta, ToolCall, loads_lenient
 from .rescue import RESCUE_MODES, leaked_calls, repair_arguments, rescued_messages
 _all_ = ['tool_result_text', 'result_content', 'is_stream_event', 'collect_stream', 'acollect_stream', 'AnswerError']   # from content and assemble, still importable here
 
@@ -545,15 +547,16 @@ class SDKClient:
         self.provider = 'openai-responses' if api == 'responses' else family
         self.client, self.model, self.stream, self.request_options = client, model, stream, request_options
 
-    def _request(self, messages:list, tools:list, system) -> tuple:
-        "(the SDK method to call, its keyword arguments)."
+    def _request(self, messages:list, tools:list, system, stream:bool|None=None) -> tuple:
+        "(the SDK method to call, its keyword arguments); `stream` overrides the client's own setting."
+        stream = self.stream if stream is None else stream
         options, with_tools = dict(self.request_options), {'tools': tools} if tools else {}
         if self.provider == 'gemini':
             config = plain_reply(options.pop('config', None) or {}) | options
             if tools: config['tools'] = list(config.get('tools') or []) + [{'functionDeclarations': tools}]   # beside any built-in tools
             if system is not None: config['systemInstruction'] = system
             models = self.client.models
-            create = models.generate_content_stream if self.stream else models.generate_content
+            create = models.generate_content_stream if stream else models.generate_content
             return create, {'model': self.model, 'contents': messages} | ({'config': config} if config else {})
         if self.provider == 'openai':
             if system is not None: messages = [{'role': 'system', 'content': system}] + list(messages)
@@ -565,7 +568,7 @@ class SDKClient:
             create = self.client.messages.create
             kwargs = {'model': self.model, 'max_tokens': options.pop('max_tokens', _DEFAULT_MAX_TOKENS), 'messages': messages}
             if system is not None: kwargs['system'] = system
-        return create, kwargs | with_tools | ({'stream': True} if self.stream else {}) | options
+        return create, kwargs | with_tools | ({'stream': True} if stream else {}) | options
 
     def __call__(self,
                  messages:list, # The conversation so far, in the provider's format
@@ -750,6 +753,159 @@ async def _typed(self:Chat, prompt, answer:Answer, retries:int):
     raise AnswerError(f'the model gave no answer that fits {name} in {tries}: {problem}', last, problem)
 
 # %% ../nbs/05_loop.ipynb 95
+_DONE = object()
+
+async def _thread_events(make_stream:Callable):
+    "Iterate a sync stream on a worker thread, yielding its items here as they arrive; leaving early tells the thread to stop."
+    loop, queue, stop = asyncio.get_running_loop(), asyncio.Queue(), threading.Event()
+    def send(item, error=None):
+        try: loop.call_soon_threadsafe(queue.put_nowait, (item, error))
+        except RuntimeError: stop.set()   # the loop is gone: nobody is listening
+    def pump():
+        stream = None
+        try:
+            stream = make_stream()
+            for item in stream:
+                if stop.is_set(): break
+                send(item)
+            send(_DONE)
+        except BaseException as error: send(_DONE, error)
+        finally:
+            if stop.is_set() and callable(getattr(stream, 'close', None)): stream.close()
+    loop.run_in_executor(None, pump)
+    try:
+        while True:
+            item, error = await queue.get()
+            if item is _DONE:
+                if error is not None: raise error
+                return
+            yield item
+    finally: stop.set()
+
+# %% ../nbs/05_loop.ipynb 96
+@dataclass(frozen=True)
+class _Whole:
+    "A reply that came whole, from a client that does not stream."
+    reply: Any
+
+@patch
+async def _events(self:Chat, tools:list):
+    "The next reply as it arrives: plain stream events (or text chunks), or one `_Whole` reply from a client that does not stream."
+    system = self.system if self.system is not None and self.provider not in _SYSTEM_IN_MESSAGES else None
+    if isinstance(self.client, SDKClient):
+        create, request = self.client._request(self.messages, tools, system, stream=True)
+        if self.client.is_async:
+            async for event in await create(**request): yield plain_reply(event)
+        else:
+            async for event in _thread_events(lambda: create(**request)): yield plain_reply(event)
+        return
+    kwargs = {'system': system} if system is not None else {}
+    if _is_async_client(self.client): reply = self.client(self.messages, tools, **kwargs)
+    else: reply = await asyncio.to_thread(self.client, self.messages, tools, **kwargs)
+    if inspect.isawaitable(reply): reply = await reply
+    if hasattr(reply, '__aiter__'):
+        async for event in reply: yield event if isinstance(event, str) else plain_reply(event)
+    elif _is_stream(reply):
+        async for event in _thread_events(lambda: reply): yield event if isinstance(event, str) else plain_reply(event)
+    else: yield _Whole(plain_reply(reply))
+
+# %% ../nbs/05_loop.ipynb 97
+def _whole_events(reply, provider:str, ns:dict) -> list:
+    "The events of a reply that came whole: its text, then each call started, its arguments, finished."
+    if provider == 'text':
+        reader = stream_events('text', _tool_schemas(ns))
+        return reader.feed(reply) + reader.close()
+    events = [TextDelta(text)] if (text := _text_in(reply, provider)) else []
+    for index, call in enumerate(_calls_in(reply, provider)):
+        arguments = call.arguments if isinstance(call.arguments, dict) else loads_lenient(call.arguments or '{}', default={})
+        events += [CallStarted(index, call.name), ArgumentsDelta(index, json.dumps(arguments, ensure_ascii=False)),
+                   CallFinished(index, ToolCall(call.name, arguments if isinstance(arguments, dict) else {}, format=provider, id=call.call_id))]
+    return events
+
+def _eager_call(event:CallFinished, provider:str) -> PendingCall:
+    "The call a `CallFinished` event announces, to start before the reply ends."
+    return PendingCall(event.call.name, event.call.arguments, event.call.id or f'call_{event.index}', provider)
+
+@patch
+async def _eager_turn(self:Chat, reply, started:dict, number:int) -> tuple:
+    "(results, messages, reply) of a reply some of whose calls started while it streamed; the others run now."
+    if self.provider == 'text': calls, refused = _text_batch(reply, self.ns)
+    else: calls, refused = _calls_in(reply, self.provider), []
+    rest = [call for index, call in enumerate(calls) if index not in started]
+    ran = iter(await _run_calls(rest, self.ns, self.max_concurrency, self.timeout, self.approve, self.on_step, number))
+    results = [(await started[index])[0] if index in started else next(ran) for index in range(len(calls))] + refused
+    return results, result_messages(results, self.provider), reply
+
+# %% ../nbs/05_loop.ipynb 98
+@patch
+async def _stream_step(self:Chat, number:int, eager:bool):
+    "One model call's events, its calls run (some early, with `eager`), the conversation extended, then `StepEnd`."
+    reader, raw, whole, started = stream_events(self.provider, _tool_schemas(self.ns)), [], None, {}
+    def start(event):
+        if eager and self.approve is None and isinstance(event, CallFinished) and event.call.complete:
+            started[event.index] = asyncio.ensure_future(_run_calls([_eager_call(event, self.provider)], self.ns, 1,
+                                                                    self.timeout, None, self.on_step, number))
+    try:
+        async for item in self._events(self.tools):
+            if isinstance(item, _Whole): whole, events = item.reply, _whole_events(item.reply, self.provider, self.ns)
+            else: raw.append(item); events = reader.feed(item)
+            for event in events: start(event); yield event
+        for event in ([] if whole is not None else reader.close()): start(event); yield event
+        self.last_reply = reply = whole if whole is not None else plain_reply(collect_stream(raw, self.provider))
+        _check_format(reply, self.provider)
+        await _report(self.on_step, Step('reply', reply, number), 'the chat has not recorded this reply; call it again with no prompt to ask anew')
+        if started: results, messages, turn = await self._eager_turn(reply, started, number)
+        else: results, messages, turn = await _run_turn(reply, self.ns, self.provider, self.max_concurrency, self.timeout,
+                                                        self.approve, self.on_step, number, self.rescue)
+        self.messages.extend(_model_turn(turn, self.provider) + messages)
+        for index, result in enumerate(results): yield CallResultEvent(index, result)
+        await _report_results(self.on_step, results, number, 'the tools ran and the chat has recorded their results')
+        yield StepEnd(number, not results)
+    finally:   # a stopped stream: the tools still running are cancelled, and have stopped when this returns
+        for task in started.values(): task.cancel()
+        if started: await asyncio.gather(*started.values(), return_exceptions=True)
+
+# %% ../nbs/05_loop.ipynb 99
+@patch
+async def astream(self:Chat,
+                  prompt:str|None=None, # The user's message (None: carry on from where the conversation stands)
+                  *,
+                  eager:bool=False, # Start each call as soon as its arguments are whole, before the reply ends
+                 ):
+    "Send `prompt` and yield the events of each model call and tool call as they happen, until the model answers in text."
+    if prompt is not None: self.messages.append(_user_message(prompt, self.provider))
+    for number in range(1, self.max_steps + 1):
+        final = False
+        async with contextlib.aclosing(self._stream_step(number, eager)) as events:   # closed with this one, so its tools stop too
+            async for event in events:
+                if isinstance(event, StepEnd): final = event.final
+                yield event
+        if final: return
+    raise StepLimitReached(f'the model was still calling tools after {self.max_steps} model calls; '
+                           'call the chat again with no prompt to let it carry on')
+
+@patch
+def stream(self:Chat,
+           prompt:str|None=None, # The user's message (None: carry on from where the conversation stands)
+           *,
+           eager:bool=False, # Start each call as soon as its arguments are whole, before the reply ends
+          ):
+    "`astream` as a plain generator, for a program without an event loop: the same events, in the same order."
+    events, loop = self.astream(prompt, eager=eager), asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, daemon=True)
+    thread.start()
+    try:
+        while True:
+            try: event = asyncio.run_coroutine_threadsafe(events.__anext__(), loop).result()
+            except StopAsyncIteration: return
+            yield event
+    finally:
+        asyncio.run_coroutine_threadsafe(events.aclose(), loop).result()
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join()
+        loop.close()
+
+# %% ../nbs/05_loop.ipynb 103
 class RecordingClient:
     "A model client that passes every call on to `client` and keeps the requests and replies as JSON, to save as a recording."
     def __init__(self,
