@@ -19,7 +19,8 @@ or OpenAI's `response_format` / Responses' `text.format` with a JSON schema), on
 values made up from the schema (strings 'Paris', numbers 18.5, integers 3); with `answer-invalid-first` in the
 conversation its first answer is `{}`, until the conversation holds the words "does not fit". In a stream,
 `think-aloud` puts reasoning ("Two cities.") and text ("Checking both. ") before the calls, and `pace:MS` waits MS
-milliseconds before each event, so a test can see what happens while the reply is still arriving. Like the real APIs, it refuses (HTTP 400) a tool result
+milliseconds before each event, so a test can see what happens while the reply is still arriving; `long:N` answers
+with N words (in 4-character pieces when streamed), for measuring streams. Like the real APIs, it refuses (HTTP 400) a tool result
 that answers no call of the turn before it; results of leaked calls come back as the user message that follows.
 
 Every request is kept in `requests` as (path, JSON body, headers).
@@ -46,6 +47,8 @@ def _decide(user_text:str, tool_names:list, results:list) -> tuple:
         texts = [text for text, _ in results]
         seen = [f'(saw {mime})' for _, mimes in results for mime in mimes]
         return 'text', 'Results: ' + ' | '.join(texts) + (' ' + ' '.join(seen) if seen else '')
+    if 'long:' in user_text:   # a long answer, for measuring streams: `long:N` is N words
+        return 'text', ' '.join(f'word{n}' for n in range(int(user_text.split('long:')[1].split()[0])))
     calls = []
     if 'get_weather' in tool_names: calls += [('get_weather', {'city': city}) for city in CITIES if city in user_text]
     calls += [(name, {}) for name in tool_names if name != 'get_weather' and name in user_text]

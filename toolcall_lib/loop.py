@@ -4,7 +4,7 @@
 
 # %% ../nbs/05_loop.ipynb 3
 from __future__ import annotations
-import asyncio, contextlib, dataclasses, inspect, json, sys, threading
+import asyncio, contextlib, dataclasses, inspect, json, queue, sys, threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path, PurePath
@@ -891,16 +891,26 @@ def stream(self:Chat,
            eager:bool=False, # Start each call as soon as its arguments are whole, before the reply ends
           ):
     "`astream` as a plain generator, for a program without an event loop: the same events, in the same order."
-    events, loop = self.astream(prompt, eager=eager), asyncio.new_event_loop()
+    events, loop, out, finished = self.astream(prompt, eager=eager), asyncio.new_event_loop(), queue.SimpleQueue(), threading.Event()
+    async def pump():   # runs the events on a loop of their own; each crosses to this thread once
+        try:
+            async for event in events: out.put((event, None))
+            out.put((_DONE, None))
+        except BaseException as error: out.put((_DONE, error))
+        finally: finished.set()
     thread = threading.Thread(target=loop.run_forever, daemon=True)
     thread.start()
+    running = asyncio.run_coroutine_threadsafe(pump(), loop)
     try:
         while True:
-            try: event = asyncio.run_coroutine_threadsafe(events.__anext__(), loop).result()
-            except StopAsyncIteration: return
+            event, error = out.get()
+            if event is _DONE:
+                if error is not None and not isinstance(error, asyncio.CancelledError): raise error
+                return
             yield event
-    finally:
-        asyncio.run_coroutine_threadsafe(events.aclose(), loop).result()
+    finally:   # stopped early: cancel the events where they wait, which stops their tools, then the loop
+        loop.call_soon_threadsafe(running.cancel)
+        finished.wait()
         loop.call_soon_threadsafe(loop.stop)
         thread.join()
         loop.close()
