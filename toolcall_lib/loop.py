@@ -128,6 +128,7 @@ def _parse_text(text:str, tools) -> tuple:
              for index, call in enumerate(parsed.calls) if call.complete]
     return calls, parsed
 
+# %% ../nbs/05_loop.ipynb 23
 _READERS = {'openai': _openai_calls, 'openai-responses': _responses_calls, 'anthropic': _anthropic_calls,
             'gemini': _gemini_calls}
 
@@ -147,7 +148,7 @@ def _calls_in(reply, provider:str, tool_names=None) -> list[PendingCall]:
     except (KeyError, IndexError, TypeError, AttributeError) as error:
         raise ReplyError(f'malformed {provider} reply: {type(error).__name__}: {error}') from None
 
-# %% ../nbs/05_loop.ipynb 26
+# %% ../nbs/05_loop.ipynb 27
 _IMAGE_NOTE = 'The result is an image; it follows in the next message.'
 
 def _data_url(mime:str, data:str) -> str: return f'data:{mime};base64,{data}'
@@ -188,6 +189,7 @@ def _anthropic_results(results):
               for r in results]
     return [{'role': 'user', 'content': blocks}] if blocks else []
 
+# %% ../nbs/05_loop.ipynb 28
 def _gemini_response(result:CallResult) -> dict:
     "A Gemini functionResponse; pictures go in its `parts` (multimodal function responses), the response says they are there."
     pictures = result_pictures(result.value) if result.ok else None
@@ -222,7 +224,7 @@ def result_messages(
     if provider not in _WRITERS: raise SettingError(f'unknown provider {provider!r}: use one of {", ".join(PROVIDERS)}')
     return _WRITERS[provider](results)
 
-# %% ../nbs/05_loop.ipynb 31
+# %% ../nbs/05_loop.ipynb 33
 def _rescue_mode(rescue) -> str|None:
     "The rescue mode an option names: 'markup', 'any' (True), or None (False, None: off)."
     if rescue is True: return 'any'
@@ -242,7 +244,7 @@ def _rescued(reply, provider:str, ns:dict, mode:str) -> list:
     return [PendingCall(call.name, call.arguments, f'rescued_{index}', provider, rescued_from=call.format)
             for index, call in enumerate(leaked_calls(text, _tool_schemas(ns), mode))]
 
-# %% ../nbs/05_loop.ipynb 32
+# %% ../nbs/05_loop.ipynb 34
 def _parameters(func, name:str) -> dict|None:
     "A tool's parameter schema, for checking a repair; None when it has none."
     from toolcall_lib.schema import get_schema
@@ -278,7 +280,7 @@ def _repaired(reply, provider:str, calls:list, ns:dict) -> tuple:
     calls = [dataclasses.replace(call, arguments=fixed[call.call_id]) if call.call_id in fixed else call for call in calls]
     return _with_arguments(reply, provider, fixed), calls
 
-# %% ../nbs/05_loop.ipynb 34
+# %% ../nbs/05_loop.ipynb 36
 @dataclass(frozen=True)
 class Step:
     "One thing that happened, for `on_step`: a model reply, a call rescued from its text, a tool call the model asked for, or a call's result."
@@ -311,6 +313,7 @@ def _tool_schemas(ns:dict) -> list:
         except (TypeError, ValueError): schemas.append(name)
     return schemas
 
+# %% ../nbs/05_loop.ipynb 37
 def _text_batch(text:str, ns:dict) -> tuple:
     "(calls, results for the calls refused: by name, cut off, or written so that they do not read) for a raw-text reply."
     from toolcall_lib.parse import NOT_ALLOWED
@@ -350,6 +353,7 @@ def _decoded(call:PendingCall) -> PendingCall:
     except (ValueError, RecursionError): return call
     return dataclasses.replace(call, arguments=arguments) if isinstance(arguments, dict) else call
 
+# %% ../nbs/05_loop.ipynb 38
 async def _run_calls(calls:list, ns:dict, max_concurrency:int, timeout, approve, on_step, number:int) -> list:
     "Results for `calls` in their order: the approved ones run concurrently, the refused ones answered with the refusal."
     calls, decided = [_decoded(call) for call in calls], []
@@ -375,6 +379,7 @@ def _check_json_text(text:str, found_nothing:bool=False):
     except ValueError: return
     if found != 'text': raise ReplyError(f'this reply is a {found} reply written as JSON text: pass json.loads(reply) (or the SDK object)')
 
+# %% ../nbs/05_loop.ipynb 39
 async def run_tools_async(
     reply, # What the model sent: a provider's response body or message, or raw text
     ns, # The tools: a dict of name -> callable, or anything `mk_ns` accepts (functions, toolsets)
@@ -411,7 +416,7 @@ async def _run_turn(reply, ns:dict, provider:str, max_concurrency:int, timeout, 
 async def _report_results(on_step, results:list, step_number:int, aftermath:str):
     for result in results: await _report(on_step, Step('result', result, step_number), aftermath)
 
-# %% ../nbs/05_loop.ipynb 36
+# %% ../nbs/05_loop.ipynb 41
 def _run_sync(coroutine):
     "Run `coroutine` to completion whether or not this thread already runs an event loop."
     try: asyncio.get_running_loop()
@@ -432,7 +437,7 @@ def run_tools(
     "Run the tool calls in `reply` and return the tool-result messages, in the reply's own format."
     return _run_sync(run_tools_async(reply, ns, provider, max_concurrency, timeout, approve, on_step, rescue=rescue))
 
-# %% ../nbs/05_loop.ipynb 54
+# %% ../nbs/05_loop.ipynb 59
 _SCHEMA_FORMAT = {'openai': 'openai', 'openai-responses': 'openai-responses', 'anthropic': 'anthropic',
                   'gemini': 'gemini', 'text': 'openai'}
 
@@ -473,7 +478,7 @@ def _text_in(reply, provider:str) -> str:
     from toolcall_lib.parse import parse_tool_calls
     return parse_tool_calls(reply).text
 
-# %% ../nbs/05_loop.ipynb 57
+# %% ../nbs/05_loop.ipynb 62
 def _is_stream(reply) -> bool:
     "Is `reply` a stream of events (a generator, an SDK stream) rather than a reply?"
     if isinstance(reply, (dict, list, str, bytes)) or callable(getattr(reply, 'model_dump', None)): return False
@@ -509,7 +514,7 @@ class ReplayClient:
         if not self.replies: raise ReplayExhausted('ReplayClient has no recorded reply left')
         return self.replies.pop(0)
 
-# %% ../nbs/05_loop.ipynb 59
+# %% ../nbs/05_loop.ipynb 64
 _SDK_CLASSES = {'openai': (('OpenAI',), ('AsyncOpenAI',)),
                 'anthropic': (('Anthropic', 'AnthropicBedrock', 'AnthropicVertex'), ('AsyncAnthropic', 'AsyncAnthropicBedrock', 'AsyncAnthropicVertex')),
                 'google.genai.client': (('Client',), ('AsyncClient',))}
@@ -529,6 +534,7 @@ def sdk_provider(
         if isinstance(client, _classes(module, sync_names)): return _SDK_PROVIDER[module_name], False
     return None
 
+# %% ../nbs/05_loop.ipynb 65
 class SDKClient:
     "An official SDK client as a model client: `client(messages, tools, system=None)` calls its create method and returns the reply."
     def __init__(self,
@@ -589,7 +595,7 @@ class SDKClient:
 
     def __repr__(self): return f'SDKClient({type(self.client).__name__}, model={self.model!r}, provider={self.provider!r}, stream={self.stream})'
 
-# %% ../nbs/05_loop.ipynb 61
+# %% ../nbs/05_loop.ipynb 67
 _SYSTEM_IN_MESSAGES = ('openai', 'openai-responses', 'text')
 
 class StepLimitReached(ToolcallLibError, RuntimeError):
@@ -620,6 +626,7 @@ def _tool_results(messages:list, provider:str) -> list:
                 for block in m['content'] if block.get('type') == 'tool_result']
     return [part['functionResponse']['response'] for m in messages for part in m.get('parts') or [] if 'functionResponse' in part]
 
+# %% ../nbs/05_loop.ipynb 68
 class Chat:
     "A tool-using conversation: sends messages and tools to `client`, runs the tools it calls, until it answers in text."
     def __init__(self,
@@ -712,7 +719,7 @@ class Chat:
         "The content of every tool result sent so far, in order (text, or the provider's content blocks)."
         return _tool_results(self.messages, self.provider)
 
-# %% ../nbs/05_loop.ipynb 73
+# %% ../nbs/05_loop.ipynb 80
 def _native_output(client, provider:str, answer:Answer) -> dict:
     "Request options that ask an OpenAI SDK client for structured output in `answer`'s schema; {} where the final-answer tool is used."
     if not isinstance(client, SDKClient): return {}
@@ -731,7 +738,7 @@ class _AnswerTool:
         self.found, self.value = True, value
         return 'Answer received.'
 
-# %% ../nbs/05_loop.ipynb 74
+# %% ../nbs/05_loop.ipynb 81
 @patch
 async def _typed(self:Chat, prompt, answer:Answer, retries:int):
     "The final answer as an instance of `answer`'s type, asked for natively or through the final-answer tool."
@@ -752,7 +759,7 @@ async def _typed(self:Chat, prompt, answer:Answer, retries:int):
     tries = f'{retries + 1} tr{"y" if retries == 0 else "ies"}'
     raise AnswerError(f'the model gave no answer that fits {name} in {tries}: {problem}', last, problem)
 
-# %% ../nbs/05_loop.ipynb 95
+# %% ../nbs/05_loop.ipynb 102
 _DONE = object()
 
 async def _thread_events(make_stream:Callable):
@@ -782,7 +789,7 @@ async def _thread_events(make_stream:Callable):
             yield item
     finally: stop.set()
 
-# %% ../nbs/05_loop.ipynb 96
+# %% ../nbs/05_loop.ipynb 103
 @dataclass(frozen=True)
 class _Whole:
     "A reply that came whole, from a client that does not stream."
@@ -809,7 +816,7 @@ async def _events(self:Chat, tools:list):
         async for event in _thread_events(lambda: reply): yield event if isinstance(event, str) else plain_reply(event)
     else: yield _Whole(plain_reply(reply))
 
-# %% ../nbs/05_loop.ipynb 97
+# %% ../nbs/05_loop.ipynb 104
 def _whole_events(reply, provider:str, ns:dict) -> list:
     "The events of a reply that came whole: its text, then each call started, its arguments, finished."
     if provider == 'text':
@@ -836,11 +843,12 @@ async def _eager_turn(self:Chat, reply, started:dict, number:int) -> tuple:
     results = [(await started[index])[0] if index in started else next(ran) for index in range(len(calls))] + refused
     return results, result_messages(results, self.provider), reply
 
-# %% ../nbs/05_loop.ipynb 98
+# %% ../nbs/05_loop.ipynb 105
 @patch
 async def _stream_step(self:Chat, number:int, eager:bool):
     "One model call's events, its calls run (some early, with `eager`), the conversation extended, then `StepEnd`."
-    reader, raw, whole, started = stream_events(self.provider, _tool_schemas(self.ns)), [], None, {}
+    reader = stream_events(self.provider, _tool_schemas(self.ns) if self.provider == 'text' else None)
+    raw, whole, started = [], None, {}
     def start(event):
         if eager and self.approve is None and isinstance(event, CallFinished) and event.call.complete:
             started[event.index] = asyncio.ensure_future(_run_calls([_eager_call(event, self.provider)], self.ns, 1,
@@ -865,7 +873,7 @@ async def _stream_step(self:Chat, number:int, eager:bool):
         for task in started.values(): task.cancel()
         if started: await asyncio.gather(*started.values(), return_exceptions=True)
 
-# %% ../nbs/05_loop.ipynb 99
+# %% ../nbs/05_loop.ipynb 106
 @patch
 async def astream(self:Chat,
                   prompt:str|None=None, # The user's message (None: carry on from where the conversation stands)
@@ -884,6 +892,7 @@ async def astream(self:Chat,
     raise StepLimitReached(f'the model was still calling tools after {self.max_steps} model calls; '
                            'call the chat again with no prompt to let it carry on')
 
+# %% ../nbs/05_loop.ipynb 107
 @patch
 def stream(self:Chat,
            prompt:str|None=None, # The user's message (None: carry on from where the conversation stands)
@@ -915,7 +924,7 @@ def stream(self:Chat,
         thread.join()
         loop.close()
 
-# %% ../nbs/05_loop.ipynb 103
+# %% ../nbs/05_loop.ipynb 111
 class RecordingClient:
     "A model client that passes every call on to `client` and keeps the requests and replies as JSON, to save as a recording."
     def __init__(self,
