@@ -8,6 +8,10 @@ events) is assembled:
   `accumulate_event` (what `client.messages.stream()` uses).
 Figures are the best of several interleaved rounds, in microseconds per event; the ratio is ours / the SDK's.
 
+And `Chat.stream` (sync) and `Chat.astream` (async) yielding their events for a long streamed answer (the local fake
+provider's `long:N`, over HTTP, through the openai SDK), beside iterating the SDK's own stream of the same answer in
+the same run: microseconds per SDK event, both including the HTTP and SSE work they share.
+
 Run: python benchmarks/bench_loop.py"""
 import json, time
 from toolcall_lib.loop import collect_stream
@@ -90,7 +94,37 @@ def _row(case, events, rounds, ours_dicts, ours_objects, sdk, sdk_name) -> dict:
                 sdk_us=round(timings['sdk'], 3), sdk=sdk_name, ratio_dicts=round(timings['dicts'] / timings['sdk'], 2),
                 ratio_objects=round(timings['objects'] / timings['sdk'], 2))
 
-main = run
+def stream_rows(rounds:int=5, words:int=1500) -> list:
+    "`Chat.stream` and `Chat.astream` beside iterating the openai SDK's stream, same answer, same run; µs per SDK event."
+    import asyncio, sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent/'examples'))
+    from fake_provider import FakeProvider
+    from openai import AsyncOpenAI, OpenAI
+    from toolcall_lib.loop import Chat
+    prompt, asked = f'long:{words}', [{'role': 'user', 'content': f'long:{words}'}]
+    with FakeProvider() as server:
+        client = OpenAI(base_url=server.openai_url, api_key='test', max_retries=0)
+        def sdk(): return sum(1 for _ in client.chat.completions.create(model='m', messages=asked, stream=True))
+        def ours(): return sum(1 for _ in Chat(client, [], model='m').stream(prompt))
+        async def async_sdk():
+            aclient = AsyncOpenAI(base_url=server.openai_url, api_key='test', max_retries=0)
+            return sum([1 async for _ in await aclient.chat.completions.create(model='m', messages=asked, stream=True)])
+        async def async_ours():
+            aclient = AsyncOpenAI(base_url=server.openai_url, api_key='test', max_retries=0)
+            return sum([1 async for _ in Chat(aclient, [], model='m').astream(prompt)])
+        events = sdk()
+        cases = {'sdk': sdk, 'ours': ours, 'async_sdk': lambda: asyncio.run(async_sdk()), 'async_ours': lambda: asyncio.run(async_ours())}
+        timings = dict.fromkeys(cases, float('inf'))
+        for _ in range(rounds):   # interleaved, so all four see the same machine load
+            for key, action in cases.items(): timings[key] = min(timings[key], best_us_per_event(action, events, 1))
+    return [dict(kind='stream', case=f'Chat.{name} ({events} SDK events)', events=events, ours_us=round(timings[ours_key], 2),
+                 sdk_us=round(timings[sdk_key], 2), overhead_us=round(timings[ours_key] - timings[sdk_key], 2),
+                 ratio=round(timings[ours_key] / timings[sdk_key], 2), sdk=sdk_name)
+            for name, ours_key, sdk_key, sdk_name in (('stream', 'ours', 'sdk', 'for chunk in OpenAI stream'),
+                                                      ('astream', 'async_ours', 'async_sdk', 'async for chunk in AsyncOpenAI stream'))]
+
+def main(rounds:int=7) -> list: return run(rounds) + stream_rows()
 
 if __name__ == '__main__':
     print(f"{'stream':22} {'events':>7} {'ours, dicts':>12} {'ours, SDK objects':>18} {'SDK accumulator':>16}  {'ratios (dicts, objects)':>24}")
@@ -98,3 +132,7 @@ if __name__ == '__main__':
         print(f"{r['case']:22} {r['events']:7} {r['ours_dicts_us']:10.2f}µs {r['ours_objects_us']:16.2f}µs {r['sdk_us']:14.2f}µs"
               f"  {r['ratio_dicts']:>11} {r['ratio_objects']:>11}   ({r['sdk']})")
     print('µs per event, best of interleaved rounds; ratio = ours / the SDK accumulator, measured in the same run')
+    print()
+    for r in stream_rows():
+        print(f"{r['case']:34} {r['ours_us']:8.2f}µs/event  SDK alone {r['sdk_us']:8.2f}µs/event  overhead {r['overhead_us']:6.2f}µs"
+              f"  ratio {r['ratio']} (goal <= 2)   ({r['sdk']})")

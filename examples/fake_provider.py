@@ -17,7 +17,10 @@ with its opening `<tool_call>` missing), `leak:mistral` (`[TOOL_CALLS]name[ARGS]
 its structured calls' argument JSON invalid (a trailing comma). Asked for a typed answer (a `final_answer` tool offered,
 or OpenAI's `response_format` / Responses' `text.format` with a JSON schema), once results are in it answers with
 values made up from the schema (strings 'Paris', numbers 18.5, integers 3); with `answer-invalid-first` in the
-conversation its first answer is `{}`, until the conversation holds the words "does not fit". Like the real APIs, it refuses (HTTP 400) a tool result
+conversation its first answer is `{}`, until the conversation holds the words "does not fit". In a stream,
+`think-aloud` puts reasoning ("Two cities.") and text ("Checking both. ") before the calls, and `pace:MS` waits MS
+milliseconds before each event, so a test can see what happens while the reply is still arriving; `long:N` answers
+with N words (in 4-character pieces when streamed), for measuring streams. Like the real APIs, it refuses (HTTP 400) a tool result
 that answers no call of the turn before it; results of leaked calls come back as the user message that follows.
 
 Every request is kept in `requests` as (path, JSON body, headers).
@@ -26,7 +29,7 @@ Every request is kept in `requests` as (path, JSON body, headers).
         client = OpenAI(base_url=server.openai_url, api_key='test')
 """
 from __future__ import annotations
-import json, threading
+import json, threading, time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 __all__ = ['FakeProvider', 'CITIES']
@@ -44,6 +47,8 @@ def _decide(user_text:str, tool_names:list, results:list) -> tuple:
         texts = [text for text, _ in results]
         seen = [f'(saw {mime})' for _, mimes in results for mime in mimes]
         return 'text', 'Results: ' + ' | '.join(texts) + (' ' + ' '.join(seen) if seen else '')
+    if 'long:' in user_text:   # a long answer, for measuring streams: `long:N` is N words
+        return 'text', ' '.join(f'word{n}' for n in range(int(user_text.split('long:')[1].split()[0])))
     calls = []
     if 'get_weather' in tool_names: calls += [('get_weather', {'city': city}) for city in CITIES if city in user_text]
     calls += [(name, {}) for name in tool_names if name != 'get_weather' and name in user_text]
@@ -265,6 +270,47 @@ def _gemini_reply(kind, payload, model) -> tuple:
     events[-1]['usageMetadata'] = usage
     return whole, events
 
+# --- streams that think aloud first -------------------------------------------------------------------
+REASONING, PREFACE = 'Two cities.', 'Checking both. '
+
+def _openai_aloud(events:list) -> list:
+    first = events[0]
+    def like(delta): return first | {'choices': [{'index': 0, 'delta': delta, 'finish_reason': None}]}
+    return events[:1] + [like({'reasoning_content': REASONING}), like({'content': PREFACE})] + events[1:]
+
+def _anthropic_aloud(events:list) -> list:
+    shifted = [event | {'index': event['index'] + 2} if 'index' in event else event for event in events[1:]]
+    thinking = [{'type': 'content_block_start', 'index': 0, 'content_block': {'type': 'thinking', 'thinking': '', 'signature': ''}},
+                {'type': 'content_block_delta', 'index': 0, 'delta': {'type': 'thinking_delta', 'thinking': REASONING}},
+                {'type': 'content_block_delta', 'index': 0, 'delta': {'type': 'signature_delta', 'signature': 'c2lnbmVk'}},
+                {'type': 'content_block_stop', 'index': 0},
+                {'type': 'content_block_start', 'index': 1, 'content_block': {'type': 'text', 'text': ''}},
+                {'type': 'content_block_delta', 'index': 1, 'delta': {'type': 'text_delta', 'text': PREFACE}},
+                {'type': 'content_block_stop', 'index': 1}]
+    return events[:1] + thinking + shifted
+
+def _responses_aloud(events:list) -> list:
+    shifted = [event | {'output_index': event['output_index'] + 2} if 'output_index' in event else event for event in events[1:]]
+    reasoning = {'type': 'reasoning', 'id': 'rs_0', 'summary': []}
+    message = {'type': 'message', 'id': 'msg_0', 'status': 'in_progress', 'role': 'assistant', 'content': []}
+    done = message | {'status': 'completed', 'content': [{'type': 'output_text', 'text': PREFACE, 'annotations': []}]}
+    aloud = [{'type': 'response.output_item.added', 'output_index': 0, 'item': reasoning},
+             {'type': 'response.reasoning_summary_text.delta', 'output_index': 0, 'item_id': 'rs_0', 'summary_index': 0, 'delta': REASONING},
+             {'type': 'response.output_item.done', 'output_index': 0, 'item': reasoning | {'summary': [{'type': 'summary_text', 'text': REASONING}]}},
+             {'type': 'response.output_item.added', 'output_index': 1, 'item': message},
+             {'type': 'response.content_part.added', 'output_index': 1, 'item_id': 'msg_0', 'content_index': 0,
+              'part': {'type': 'output_text', 'text': '', 'annotations': []}},
+             {'type': 'response.output_text.delta', 'output_index': 1, 'item_id': 'msg_0', 'content_index': 0, 'delta': PREFACE, 'logprobs': []},
+             {'type': 'response.output_item.done', 'output_index': 1, 'item': done}]
+    events = events[:1] + aloud + [event for event in shifted if event['type'] != 'response.completed']   # its output lacks the two
+    return [event | {'sequence_number': number} for number, event in enumerate(events)]
+
+def _gemini_aloud(events:list) -> list:
+    def part(content): return {'candidates': [{'content': {'role': 'model', 'parts': [content]}, 'index': 0}]}
+    return [part({'text': REASONING, 'thought': True}), part({'text': PREFACE})] + events
+
+_ALOUD = {'openai': _openai_aloud, 'anthropic': _anthropic_aloud, 'openai-responses': _responses_aloud, 'gemini': _gemini_aloud}
+
 # --- the server ----------------------------------------------------------------------------------------
 _ROUTES = {'openai': (_read_openai, _openai_reply), 'openai-responses': (_read_responses, _responses_reply),
            'anthropic': (_read_anthropic, _anthropic_reply), 'gemini': (_read_gemini, _gemini_reply)}
@@ -295,9 +341,14 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_response(200)
         self.send_header('Content-Type', 'text/event-stream')
         self.end_headers()
+        seen = json.dumps(body)
+        if 'think-aloud' in seen and decided[0] == 'calls': events = _ALOUD[api](events)
+        pace = float(seen.split('pace:')[1].split('"')[0].split()[0].strip('\\')) / 1000 if 'pace:' in seen else 0
         for event in events:
+            if pace: time.sleep(pace)
             name = f"event: {event['type']}\n" if api in ('anthropic', 'openai-responses') else ''
             self.wfile.write(f'{name}data: {json.dumps(event)}\n\n'.encode())
+            self.wfile.flush()
         if api == 'openai': self.wfile.write(b'data: [DONE]\n\n')
 
     def _send(self, status:int, payload:dict):

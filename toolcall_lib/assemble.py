@@ -50,6 +50,7 @@ def _index(holder:dict, key:str, default=None) -> int:
     if type(value) is not int or value < 0: raise _BadEvent(f'{key} must be a whole number, not {value!r}')
     return value
 
+# %% ../nbs/05_assemble.ipynb 11
 class _ChatChunks:
     "OpenAI Chat Completions chunks -> a `chat.completion`."
     def __init__(self): self.head, self.choices = {'object': 'chat.completion'}, {}
@@ -84,6 +85,7 @@ class _ChatChunks:
             choices.append({'index': index, 'message': message, 'finish_reason': state['finish_reason']})
         return self.head | {'choices': choices}
 
+# %% ../nbs/05_assemble.ipynb 12
 class _ResponsesEvents:
     "OpenAI Responses stream events -> a `response`."
     def __init__(self): self.response, self.final, self.items = {'object': 'response'}, None, {}
@@ -122,6 +124,7 @@ class _ResponsesEvents:
         if self.final is not None and self.final.get('output'): return self.final
         return (self.final or self.response) | {'output': [item for _, item in sorted(self.items.items())]}
 
+# %% ../nbs/05_assemble.ipynb 13
 class _AnthropicEvents:
     "Anthropic Messages stream events -> a `message`."
     def __init__(self): self.message, self.blocks, self.json_pieces = None, {}, {}
@@ -171,6 +174,7 @@ class _AnthropicEvents:
         for index in list(self.json_pieces): self._finish(index)
         return self._started() | {'content': [block for _, block in sorted(self.blocks.items())]}
 
+# %% ../nbs/05_assemble.ipynb 14
 class _GeminiChunks:
     "Gemini `GenerateContentResponse` chunks -> one response, text parts joined."
     def __init__(self): self.head, self.candidates = {}, {}
@@ -198,6 +202,7 @@ class _GeminiChunks:
     def reply(self) -> dict:
         return self.head | {'candidates': [state for _, state in sorted(self.candidates.items())]}
 
+# %% ../nbs/05_assemble.ipynb 15
 class _TextChunks:
     "Raw model text: joined; with `on_event`, fed through `ToolCallStreamParser` so it sees calls start and finish as they stream."
     def __init__(self, on_event=None):
@@ -232,6 +237,7 @@ def _stream_format(event) -> str:
     if isinstance(event, dict) and ('candidates' in event or 'usageMetadata' in event): return 'gemini'
     raise StreamError(f'cannot tell which provider this stream event is from: {str(event)[:120]}')
 
+# %% ../nbs/05_assemble.ipynb 16
 class _StreamCollector:
     "Picks the collector from the first event and hands it every event."
     def __init__(self, provider, on_event):
@@ -269,6 +275,7 @@ def collect_stream(
     for event in events: collector.add(event)
     return collector.reply()
 
+# %% ../nbs/05_assemble.ipynb 17
 async def acollect_stream(
     events, # An async stream: the async SDK's stream object, or any async iterable of events or text chunks
     provider:str|None=None, # The stream's format (default: detected from its first event); another format is an error

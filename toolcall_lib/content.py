@@ -78,6 +78,7 @@ def _carried_image(image):
     mime, data = getattr(image, 'mime', ''), getattr(image, 'data', None)
     return (mime, data) if isinstance(data, str) and str(mime).startswith('image/') else None
 
+# %% ../nbs/05_content.ipynb 13
 def result_pictures(
     value, # A tool's return value
 ) -> tuple|None: # (text or None, [(mime, base64 data), ...]), or None when `value` holds no picture

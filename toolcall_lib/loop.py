@@ -4,7 +4,7 @@
 
 # %% ../nbs/05_loop.ipynb 3
 from __future__ import annotations
-import asyncio, dataclasses, inspect, json, sys
+import asyncio, contextlib, dataclasses, inspect, json, queue, sys, threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path, PurePath
@@ -15,6 +15,8 @@ from .content import result_content, result_pictures, tool_result_text, wire_val
 from .dispatch import CallResult, call_funcs_async, coerce_args, mk_ns, resolve_nm
 from .errors import ToolcallLibError
 from .answers import ANSWER_TOOL, Answer, AnswerError
+from .events import CallResultEvent, StepEnd, stream_events
+from .parse import ArgumentsDelta, CallFinished, CallStarted, TextDelta, ToolCall, loads_lenient
 from .rescue import RESCUE_MODES, leaked_calls, repair_arguments, rescued_messages
 _all_ = ['tool_result_text', 'result_content', 'is_stream_event', 'collect_stream', 'acollect_stream', 'AnswerError']   # from content and assemble, still importable here
 
@@ -126,6 +128,7 @@ def _parse_text(text:str, tools) -> tuple:
              for index, call in enumerate(parsed.calls) if call.complete]
     return calls, parsed
 
+# %% ../nbs/05_loop.ipynb 23
 _READERS = {'openai': _openai_calls, 'openai-responses': _responses_calls, 'anthropic': _anthropic_calls,
             'gemini': _gemini_calls}
 
@@ -145,7 +148,7 @@ def _calls_in(reply, provider:str, tool_names=None) -> list[PendingCall]:
     except (KeyError, IndexError, TypeError, AttributeError) as error:
         raise ReplyError(f'malformed {provider} reply: {type(error).__name__}: {error}') from None
 
-# %% ../nbs/05_loop.ipynb 26
+# %% ../nbs/05_loop.ipynb 27
 _IMAGE_NOTE = 'The result is an image; it follows in the next message.'
 
 def _data_url(mime:str, data:str) -> str: return f'data:{mime};base64,{data}'
@@ -186,6 +189,7 @@ def _anthropic_results(results):
               for r in results]
     return [{'role': 'user', 'content': blocks}] if blocks else []
 
+# %% ../nbs/05_loop.ipynb 28
 def _gemini_response(result:CallResult) -> dict:
     "A Gemini functionResponse; pictures go in its `parts` (multimodal function responses), the response says they are there."
     pictures = result_pictures(result.value) if result.ok else None
@@ -220,7 +224,7 @@ def result_messages(
     if provider not in _WRITERS: raise SettingError(f'unknown provider {provider!r}: use one of {", ".join(PROVIDERS)}')
     return _WRITERS[provider](results)
 
-# %% ../nbs/05_loop.ipynb 31
+# %% ../nbs/05_loop.ipynb 33
 def _rescue_mode(rescue) -> str|None:
     "The rescue mode an option names: 'markup', 'any' (True), or None (False, None: off)."
     if rescue is True: return 'any'
@@ -240,7 +244,7 @@ def _rescued(reply, provider:str, ns:dict, mode:str) -> list:
     return [PendingCall(call.name, call.arguments, f'rescued_{index}', provider, rescued_from=call.format)
             for index, call in enumerate(leaked_calls(text, _tool_schemas(ns), mode))]
 
-# %% ../nbs/05_loop.ipynb 32
+# %% ../nbs/05_loop.ipynb 34
 def _parameters(func, name:str) -> dict|None:
     "A tool's parameter schema, for checking a repair; None when it has none."
     from toolcall_lib.schema import get_schema
@@ -276,7 +280,7 @@ def _repaired(reply, provider:str, calls:list, ns:dict) -> tuple:
     calls = [dataclasses.replace(call, arguments=fixed[call.call_id]) if call.call_id in fixed else call for call in calls]
     return _with_arguments(reply, provider, fixed), calls
 
-# %% ../nbs/05_loop.ipynb 34
+# %% ../nbs/05_loop.ipynb 36
 @dataclass(frozen=True)
 class Step:
     "One thing that happened, for `on_step`: a model reply, a call rescued from its text, a tool call the model asked for, or a call's result."
@@ -309,6 +313,7 @@ def _tool_schemas(ns:dict) -> list:
         except (TypeError, ValueError): schemas.append(name)
     return schemas
 
+# %% ../nbs/05_loop.ipynb 37
 def _text_batch(text:str, ns:dict) -> tuple:
     "(calls, results for the calls refused: by name, cut off, or written so that they do not read) for a raw-text reply."
     from toolcall_lib.parse import NOT_ALLOWED
@@ -348,6 +353,7 @@ def _decoded(call:PendingCall) -> PendingCall:
     except (ValueError, RecursionError): return call
     return dataclasses.replace(call, arguments=arguments) if isinstance(arguments, dict) else call
 
+# %% ../nbs/05_loop.ipynb 38
 async def _run_calls(calls:list, ns:dict, max_concurrency:int, timeout, approve, on_step, number:int) -> list:
     "Results for `calls` in their order: the approved ones run concurrently, the refused ones answered with the refusal."
     calls, decided = [_decoded(call) for call in calls], []
@@ -373,6 +379,7 @@ def _check_json_text(text:str, found_nothing:bool=False):
     except ValueError: return
     if found != 'text': raise ReplyError(f'this reply is a {found} reply written as JSON text: pass json.loads(reply) (or the SDK object)')
 
+# %% ../nbs/05_loop.ipynb 39
 async def run_tools_async(
     reply, # What the model sent: a provider's response body or message, or raw text
     ns, # The tools: a dict of name -> callable, or anything `mk_ns` accepts (functions, toolsets)
@@ -409,7 +416,7 @@ async def _run_turn(reply, ns:dict, provider:str, max_concurrency:int, timeout, 
 async def _report_results(on_step, results:list, step_number:int, aftermath:str):
     for result in results: await _report(on_step, Step('result', result, step_number), aftermath)
 
-# %% ../nbs/05_loop.ipynb 36
+# %% ../nbs/05_loop.ipynb 41
 def _run_sync(coroutine):
     "Run `coroutine` to completion whether or not this thread already runs an event loop."
     try: asyncio.get_running_loop()
@@ -430,7 +437,7 @@ def run_tools(
     "Run the tool calls in `reply` and return the tool-result messages, in the reply's own format."
     return _run_sync(run_tools_async(reply, ns, provider, max_concurrency, timeout, approve, on_step, rescue=rescue))
 
-# %% ../nbs/05_loop.ipynb 54
+# %% ../nbs/05_loop.ipynb 59
 _SCHEMA_FORMAT = {'openai': 'openai', 'openai-responses': 'openai-responses', 'anthropic': 'anthropic',
                   'gemini': 'gemini', 'text': 'openai'}
 
@@ -471,7 +478,7 @@ def _text_in(reply, provider:str) -> str:
     from toolcall_lib.parse import parse_tool_calls
     return parse_tool_calls(reply).text
 
-# %% ../nbs/05_loop.ipynb 57
+# %% ../nbs/05_loop.ipynb 62
 def _is_stream(reply) -> bool:
     "Is `reply` a stream of events (a generator, an SDK stream) rather than a reply?"
     if isinstance(reply, (dict, list, str, bytes)) or callable(getattr(reply, 'model_dump', None)): return False
@@ -507,7 +514,7 @@ class ReplayClient:
         if not self.replies: raise ReplayExhausted('ReplayClient has no recorded reply left')
         return self.replies.pop(0)
 
-# %% ../nbs/05_loop.ipynb 59
+# %% ../nbs/05_loop.ipynb 64
 _SDK_CLASSES = {'openai': (('OpenAI',), ('AsyncOpenAI',)),
                 'anthropic': (('Anthropic', 'AnthropicBedrock', 'AnthropicVertex'), ('AsyncAnthropic', 'AsyncAnthropicBedrock', 'AsyncAnthropicVertex')),
                 'google.genai.client': (('Client',), ('AsyncClient',))}
@@ -527,6 +534,7 @@ def sdk_provider(
         if isinstance(client, _classes(module, sync_names)): return _SDK_PROVIDER[module_name], False
     return None
 
+# %% ../nbs/05_loop.ipynb 65
 class SDKClient:
     "An official SDK client as a model client: `client(messages, tools, system=None)` calls its create method and returns the reply."
     def __init__(self,
@@ -545,15 +553,16 @@ class SDKClient:
         self.provider = 'openai-responses' if api == 'responses' else family
         self.client, self.model, self.stream, self.request_options = client, model, stream, request_options
 
-    def _request(self, messages:list, tools:list, system) -> tuple:
-        "(the SDK method to call, its keyword arguments)."
+    def _request(self, messages:list, tools:list, system, stream:bool|None=None) -> tuple:
+        "(the SDK method to call, its keyword arguments); `stream` overrides the client's own setting."
+        stream = self.stream if stream is None else stream
         options, with_tools = dict(self.request_options), {'tools': tools} if tools else {}
         if self.provider == 'gemini':
             config = plain_reply(options.pop('config', None) or {}) | options
             if tools: config['tools'] = list(config.get('tools') or []) + [{'functionDeclarations': tools}]   # beside any built-in tools
             if system is not None: config['systemInstruction'] = system
             models = self.client.models
-            create = models.generate_content_stream if self.stream else models.generate_content
+            create = models.generate_content_stream if stream else models.generate_content
             return create, {'model': self.model, 'contents': messages} | ({'config': config} if config else {})
         if self.provider == 'openai':
             if system is not None: messages = [{'role': 'system', 'content': system}] + list(messages)
@@ -565,7 +574,7 @@ class SDKClient:
             create = self.client.messages.create
             kwargs = {'model': self.model, 'max_tokens': options.pop('max_tokens', _DEFAULT_MAX_TOKENS), 'messages': messages}
             if system is not None: kwargs['system'] = system
-        return create, kwargs | with_tools | ({'stream': True} if self.stream else {}) | options
+        return create, kwargs | with_tools | ({'stream': True} if stream else {}) | options
 
     def __call__(self,
                  messages:list, # The conversation so far, in the provider's format
@@ -586,7 +595,7 @@ class SDKClient:
 
     def __repr__(self): return f'SDKClient({type(self.client).__name__}, model={self.model!r}, provider={self.provider!r}, stream={self.stream})'
 
-# %% ../nbs/05_loop.ipynb 61
+# %% ../nbs/05_loop.ipynb 67
 _SYSTEM_IN_MESSAGES = ('openai', 'openai-responses', 'text')
 
 class StepLimitReached(ToolcallLibError, RuntimeError):
@@ -617,6 +626,7 @@ def _tool_results(messages:list, provider:str) -> list:
                 for block in m['content'] if block.get('type') == 'tool_result']
     return [part['functionResponse']['response'] for m in messages for part in m.get('parts') or [] if 'functionResponse' in part]
 
+# %% ../nbs/05_loop.ipynb 68
 class Chat:
     "A tool-using conversation: sends messages and tools to `client`, runs the tools it calls, until it answers in text."
     def __init__(self,
@@ -709,7 +719,7 @@ class Chat:
         "The content of every tool result sent so far, in order (text, or the provider's content blocks)."
         return _tool_results(self.messages, self.provider)
 
-# %% ../nbs/05_loop.ipynb 73
+# %% ../nbs/05_loop.ipynb 80
 def _native_output(client, provider:str, answer:Answer) -> dict:
     "Request options that ask an OpenAI SDK client for structured output in `answer`'s schema; {} where the final-answer tool is used."
     if not isinstance(client, SDKClient): return {}
@@ -728,7 +738,7 @@ class _AnswerTool:
         self.found, self.value = True, value
         return 'Answer received.'
 
-# %% ../nbs/05_loop.ipynb 74
+# %% ../nbs/05_loop.ipynb 81
 @patch
 async def _typed(self:Chat, prompt, answer:Answer, retries:int):
     "The final answer as an instance of `answer`'s type, asked for natively or through the final-answer tool."
@@ -749,7 +759,172 @@ async def _typed(self:Chat, prompt, answer:Answer, retries:int):
     tries = f'{retries + 1} tr{"y" if retries == 0 else "ies"}'
     raise AnswerError(f'the model gave no answer that fits {name} in {tries}: {problem}', last, problem)
 
-# %% ../nbs/05_loop.ipynb 95
+# %% ../nbs/05_loop.ipynb 102
+_DONE = object()
+
+async def _thread_events(make_stream:Callable):
+    "Iterate a sync stream on a worker thread, yielding its items here as they arrive; leaving early tells the thread to stop."
+    loop, queue, stop = asyncio.get_running_loop(), asyncio.Queue(), threading.Event()
+    def send(item, error=None):
+        try: loop.call_soon_threadsafe(queue.put_nowait, (item, error))
+        except RuntimeError: stop.set()   # the loop is gone: nobody is listening
+    def pump():
+        stream = None
+        try:
+            stream = make_stream()
+            for item in stream:
+                if stop.is_set(): break
+                send(item)
+            send(_DONE)
+        except BaseException as error: send(_DONE, error)
+        finally:
+            if stop.is_set() and callable(getattr(stream, 'close', None)): stream.close()
+    loop.run_in_executor(None, pump)
+    try:
+        while True:
+            item, error = await queue.get()
+            if item is _DONE:
+                if error is not None: raise error
+                return
+            yield item
+    finally: stop.set()
+
+# %% ../nbs/05_loop.ipynb 103
+@dataclass(frozen=True)
+class _Whole:
+    "A reply that came whole, from a client that does not stream."
+    reply: Any
+
+@patch
+async def _events(self:Chat, tools:list):
+    "The next reply as it arrives: plain stream events (or text chunks), or one `_Whole` reply from a client that does not stream."
+    system = self.system if self.system is not None and self.provider not in _SYSTEM_IN_MESSAGES else None
+    if isinstance(self.client, SDKClient):
+        create, request = self.client._request(self.messages, tools, system, stream=True)
+        if self.client.is_async:
+            async for event in await create(**request): yield plain_reply(event)
+        else:
+            async for event in _thread_events(lambda: create(**request)): yield plain_reply(event)
+        return
+    kwargs = {'system': system} if system is not None else {}
+    if _is_async_client(self.client): reply = self.client(self.messages, tools, **kwargs)
+    else: reply = await asyncio.to_thread(self.client, self.messages, tools, **kwargs)
+    if inspect.isawaitable(reply): reply = await reply
+    if hasattr(reply, '__aiter__'):
+        async for event in reply: yield event if isinstance(event, str) else plain_reply(event)
+    elif _is_stream(reply):
+        async for event in _thread_events(lambda: reply): yield event if isinstance(event, str) else plain_reply(event)
+    else: yield _Whole(plain_reply(reply))
+
+# %% ../nbs/05_loop.ipynb 104
+def _whole_events(reply, provider:str, ns:dict) -> list:
+    "The events of a reply that came whole: its text, then each call started, its arguments, finished."
+    if provider == 'text':
+        reader = stream_events('text', _tool_schemas(ns))
+        return reader.feed(reply) + reader.close()
+    events = [TextDelta(text)] if (text := _text_in(reply, provider)) else []
+    for index, call in enumerate(_calls_in(reply, provider)):
+        arguments = call.arguments if isinstance(call.arguments, dict) else loads_lenient(call.arguments or '{}', default={})
+        events += [CallStarted(index, call.name), ArgumentsDelta(index, json.dumps(arguments, ensure_ascii=False)),
+                   CallFinished(index, ToolCall(call.name, arguments if isinstance(arguments, dict) else {}, format=provider, id=call.call_id))]
+    return events
+
+def _eager_call(event:CallFinished, provider:str) -> PendingCall:
+    "The call a `CallFinished` event announces, to start before the reply ends."
+    return PendingCall(event.call.name, event.call.arguments, event.call.id or f'call_{event.index}', provider)
+
+@patch
+async def _eager_turn(self:Chat, reply, started:dict, number:int) -> tuple:
+    "(results, messages, reply) of a reply some of whose calls started while it streamed; the others run now."
+    if self.provider == 'text': calls, refused = _text_batch(reply, self.ns)
+    else: calls, refused = _calls_in(reply, self.provider), []
+    rest = [call for index, call in enumerate(calls) if index not in started]
+    ran = iter(await _run_calls(rest, self.ns, self.max_concurrency, self.timeout, self.approve, self.on_step, number))
+    results = [(await started[index])[0] if index in started else next(ran) for index in range(len(calls))] + refused
+    return results, result_messages(results, self.provider), reply
+
+# %% ../nbs/05_loop.ipynb 105
+@patch
+async def _stream_step(self:Chat, number:int, eager:bool):
+    "One model call's events, its calls run (some early, with `eager`), the conversation extended, then `StepEnd`."
+    reader = stream_events(self.provider, _tool_schemas(self.ns) if self.provider == 'text' else None)
+    raw, whole, started = [], None, {}
+    def start(event):
+        if eager and self.approve is None and isinstance(event, CallFinished) and event.call.complete:
+            started[event.index] = asyncio.ensure_future(_run_calls([_eager_call(event, self.provider)], self.ns, 1,
+                                                                    self.timeout, None, self.on_step, number))
+    try:
+        async for item in self._events(self.tools):
+            if isinstance(item, _Whole): whole, events = item.reply, _whole_events(item.reply, self.provider, self.ns)
+            else: raw.append(item); events = reader.feed(item)
+            for event in events: start(event); yield event
+        for event in ([] if whole is not None else reader.close()): start(event); yield event
+        self.last_reply = reply = whole if whole is not None else plain_reply(collect_stream(raw, self.provider))
+        _check_format(reply, self.provider)
+        await _report(self.on_step, Step('reply', reply, number), 'the chat has not recorded this reply; call it again with no prompt to ask anew')
+        if started: results, messages, turn = await self._eager_turn(reply, started, number)
+        else: results, messages, turn = await _run_turn(reply, self.ns, self.provider, self.max_concurrency, self.timeout,
+                                                        self.approve, self.on_step, number, self.rescue)
+        self.messages.extend(_model_turn(turn, self.provider) + messages)
+        for index, result in enumerate(results): yield CallResultEvent(index, result)
+        await _report_results(self.on_step, results, number, 'the tools ran and the chat has recorded their results')
+        yield StepEnd(number, not results)
+    finally:   # a stopped stream: the tools still running are cancelled, and have stopped when this returns
+        for task in started.values(): task.cancel()
+        if started: await asyncio.gather(*started.values(), return_exceptions=True)
+
+# %% ../nbs/05_loop.ipynb 106
+@patch
+async def astream(self:Chat,
+                  prompt:str|None=None, # The user's message (None: carry on from where the conversation stands)
+                  *,
+                  eager:bool=False, # Start each call as soon as its arguments are whole, before the reply ends
+                 ):
+    "Send `prompt` and yield the events of each model call and tool call as they happen, until the model answers in text."
+    if prompt is not None: self.messages.append(_user_message(prompt, self.provider))
+    for number in range(1, self.max_steps + 1):
+        final = False
+        async with contextlib.aclosing(self._stream_step(number, eager)) as events:   # closed with this one, so its tools stop too
+            async for event in events:
+                if isinstance(event, StepEnd): final = event.final
+                yield event
+        if final: return
+    raise StepLimitReached(f'the model was still calling tools after {self.max_steps} model calls; '
+                           'call the chat again with no prompt to let it carry on')
+
+# %% ../nbs/05_loop.ipynb 107
+@patch
+def stream(self:Chat,
+           prompt:str|None=None, # The user's message (None: carry on from where the conversation stands)
+           *,
+           eager:bool=False, # Start each call as soon as its arguments are whole, before the reply ends
+          ):
+    "`astream` as a plain generator, for a program without an event loop: the same events, in the same order."
+    events, loop, out, finished = self.astream(prompt, eager=eager), asyncio.new_event_loop(), queue.SimpleQueue(), threading.Event()
+    async def pump():   # runs the events on a loop of their own; each crosses to this thread once
+        try:
+            async for event in events: out.put((event, None))
+            out.put((_DONE, None))
+        except BaseException as error: out.put((_DONE, error))
+        finally: finished.set()
+    thread = threading.Thread(target=loop.run_forever, daemon=True)
+    thread.start()
+    running = asyncio.run_coroutine_threadsafe(pump(), loop)
+    try:
+        while True:
+            event, error = out.get()
+            if event is _DONE:
+                if error is not None and not isinstance(error, asyncio.CancelledError): raise error
+                return
+            yield event
+    finally:   # stopped early: cancel the events where they wait, which stops their tools, then the loop
+        loop.call_soon_threadsafe(running.cancel)
+        finished.wait()
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join()
+        loop.close()
+
+# %% ../nbs/05_loop.ipynb 111
 class RecordingClient:
     "A model client that passes every call on to `client` and keeps the requests and replies as JSON, to save as a recording."
     def __init__(self,
