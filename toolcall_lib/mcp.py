@@ -90,9 +90,11 @@ def _tool_result(
     value, # what a tool returned (or dispatch's message for a failure)
     is_error:bool=False, # a failed call?
 ):
-    "`call_result(value)` that the transport can always encode: text and data made valid first, any other value as its `repr` if it has to be."
-    try: return _sendable(call_result(_valid_data(value) if isinstance(value, (str, Mapping, list, tuple)) else value, is_error))
-    except UnicodeError: return _sendable(call_result(repr(value), is_error))   # e.g. a dataclass holding a lone surrogate
+    "`call_result(value)` that the transport can always encode: data pydantic cannot convert is made valid first, or else sent as its `repr`."
+    try: return _sendable(call_result(value, is_error))
+    except (UnicodeError, ValueError): pass   # pydantic refuses a lone surrogate inside data it converts to JSON
+    try: return _sendable(call_result(_valid_data(value), is_error))
+    except (UnicodeError, ValueError): return _sendable(call_result(repr(value), is_error))   # repr escapes what it holds
 
 # %% ../nbs/07_mcp.ipynb 24
 _request = contextvars.ContextVar('toolcall_mcp_request', default=None)
@@ -289,7 +291,7 @@ def _session_key_explained(sessions:_Sessions, handle:str|None, session_handles:
         raise UnknownSessionError(f'The sandbox session {handle!r} was closed {why}: its variables, imports and files are gone. '
                                   'Call again without a session to start a new one.') from None
 
-# %% ../nbs/07_mcp.ipynb 56
+# %% ../nbs/07_mcp.ipynb 58
 def python_server(
     name:str='python', # The server's name, shown by clients
     timeout:float=30, # Default seconds a cell may run
@@ -334,7 +336,7 @@ def python_server(
     server.sandbox_pool, server.session_handles, server.sessions = pool, session_handles, sessions
     return server
 
-# %% ../nbs/07_mcp.ipynb 58
+# %% ../nbs/07_mcp.ipynb 60
 def _with_session(reference, session_handles:bool, description:str, timeout:float|None=None):
     "`reference`'s signature with the server's default `timeout`, plus an optional `session` string parameter when `session_handles`."
     import inspect
@@ -347,7 +349,7 @@ def _with_session(reference, session_handles:bool, description:str, timeout:floa
     session = inspect.Parameter('session', inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None, annotation=Annotated[str|None, description])
     return signature.replace(parameters=[*signature.parameters.values(), session])
 
-# %% ../nbs/07_mcp.ipynb 69
+# %% ../nbs/07_mcp.ipynb 71
 class MCPToolError(ToolCallError):
     "An MCP server reported a failed tool call; the message is the server's."
 
@@ -387,7 +389,7 @@ def _result_value(name:str, result, output_schema=None):
     if structured is None: return text
     return structured['result'] if _wraps_result(name, structured, texts, output_schema) else structured
 
-# %% ../nbs/07_mcp.ipynb 70
+# %% ../nbs/07_mcp.ipynb 72
 class MCPTools(Mapping):
     "The tools of a connected MCP server: tool name -> async function, typed by the server's own definitions."
     def __init__(self,
@@ -426,7 +428,7 @@ class MCPTools(Mapping):
         "Call one of the server's tools as a model would, through `call_func_async`."
         return await call_func_async(name, arguments or {}, self)
 
-# %% ../nbs/07_mcp.ipynb 71
+# %% ../nbs/07_mcp.ipynb 73
 def _client_target(server, headers:Mapping|None=None):
     "What `mcp.Client` connects to for `server`: an HTTP transport sending `headers`, a stdio transport, or the server object itself."
     sdk = _sdk()
