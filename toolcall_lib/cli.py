@@ -123,7 +123,29 @@ def _call_arguments(parser):
 register_subcommand('call', _call_arguments, _cmd_call, help='call one tool of a module with JSON arguments',
                     description='Call one tool of a module with JSON arguments, coerced to its annotated types.')
 
-# %% ../nbs/10_cli.ipynb 24
+# %% ../nbs/10_cli.ipynb 25
+_CONTROL_CODES = [*range(0x00, 0x09), *range(0x0b, 0x20), *range(0x7f, 0xa0)]   # C0 but tab and newline, DEL, C1
+_TEXT_ESCAPES = {code: f'\\x{code:02x}' for code in _CONTROL_CODES}
+_JSON_ESCAPES = {code: f'\\u{code:04x}' for code in _CONTROL_CODES}
+
+def _is_terminal(stream) -> bool:
+    try: return stream.isatty()
+    except (AttributeError, ValueError, OSError): return False
+
+def _shown(
+    text:str, # what to print
+    stream, # where it goes (`sys.stdout`)
+    json_text:bool=False, # `text` is JSON: escape as JSON does
+) -> str:
+    "`text` safe to write to `stream`: control characters escaped when it is a terminal, anything its encoding lacks as a backslash escape."
+    if _is_terminal(stream): text = text.translate(_JSON_ESCAPES if json_text else _TEXT_ESCAPES)
+    encoding = getattr(stream, 'encoding', None) or 'utf-8'
+    try: text.encode(encoding); return text
+    except LookupError: encoding = 'utf-8'
+    except UnicodeEncodeError: pass
+    return text.encode(encoding, 'backslashreplace').decode(encoding)
+
+# %% ../nbs/10_cli.ipynb 27
 def _cmd_python(args) -> int:
     "Run code in a sandboxed session, or show the sandbox's isolation layers."
     from toolcall_lib.interp import Sandbox
@@ -135,8 +157,8 @@ def _cmd_python(args) -> int:
         for path in args.data_files: _put_file(sandbox, path)
         if args.code is not None and args.file != '-': raise CliError('give the code either with -c or as FILE, not both')
         result = sandbox.run(args.code if args.code is not None else _read_input(args.file))
-    if args.json: _print_json(result.to_dict())
-    elif str(result): print(result)
+    if args.json: print(_shown(json.dumps(result.to_dict(), indent=2, ensure_ascii=False, default=str), sys.stdout, json_text=True))
+    elif str(result): print(_shown(str(result), sys.stdout))
     return 0 if result.ok else 1
 
 def _put_file(sandbox, path:str):
@@ -162,12 +184,12 @@ def _python_arguments(parser):
 register_subcommand('python', _python_arguments, _cmd_python, help='run code in a sandboxed session',
                     description='Run Python code in a sandboxed session: no network, no host files, no secrets.')
 
-# %% ../nbs/10_cli.ipynb 26
+# %% ../nbs/10_cli.ipynb 29
 from .mcp_cli import MCP_DESCRIPTION, MCP_HELP, add_mcp_arguments, run_mcp_command
 
 register_subcommand('mcp', add_mcp_arguments, run_mcp_command, help=MCP_HELP, description=MCP_DESCRIPTION)
 
-# %% ../nbs/10_cli.ipynb 28
+# %% ../nbs/10_cli.ipynb 31
 def _looks_like_json(text:str) -> bool:
     "Does `text` open like a JSON object or array (and not like `[get_weather(...)]` or `[TOOL_CALLS]`)?"
     stripped = text.lstrip()
@@ -250,7 +272,7 @@ def _run_arguments(parser):
 register_subcommand('run', _run_arguments, _cmd_run, help="run the tool calls in a model's reply",
                     description="Run the tool calls in a model's reply and print the tool-result messages as JSON.")
 
-# %% ../nbs/10_cli.ipynb 30
+# %% ../nbs/10_cli.ipynb 33
 class _OneLineErrors(argparse.ArgumentParser):
     "argparse prints the whole usage before a usage error; one line that points at `--help` is easier to read."
     def error(self, message):
@@ -270,7 +292,7 @@ def build_parser() -> argparse.ArgumentParser:
         subparser.set_defaults(handler=handler)
     return parser
 
-# %% ../nbs/10_cli.ipynb 31
+# %% ../nbs/10_cli.ipynb 34
 _USER_ERRORS = (CliError, ValueError, TypeError, LookupError, ImportError, OSError, SyntaxError)
 
 def _quiet_stdout():

@@ -12,8 +12,8 @@ from .schema import render_schema, tool_schema
 
 # %% auto 0
 __all__ = ['INSTALL_HINT', 'TRANSPORTS', 'MCPUnavailableError', 'call_result', 'current_request', 'mcp_server', 'serve',
-           'UnknownSessionError', 'python_server', 'MCPToolError', 'MCPContent', 'MCPTools', 'MCPConnectionError',
-           'mcp_tools']
+           'UnknownSessionError', 'SessionLimitError', 'python_server', 'MCPToolError', 'MCPContent', 'MCPTools',
+           'MCPConnectionError', 'mcp_tools']
 
 # %% ../nbs/07_mcp.ipynb 10
 INSTALL_HINT = 'pip install "toolcall_lib[mcp]"'
@@ -58,13 +58,54 @@ def call_result(
                                     structured_content=data if isinstance(data, dict) else {'result': data}, is_error=is_error)
 
 # %% ../nbs/07_mcp.ipynb 21
+def _valid_text(
+    text:str, # text that may hold lone surrogates
+) -> str:
+    "`text` with each lone surrogate written as its backslash escape, so that it encodes as UTF-8."
+    try: text.encode('utf-8'); return text
+    except UnicodeEncodeError: return text.encode('utf-8', 'backslashreplace').decode('utf-8')
+
+def _valid_data(value):
+    "JSON data with every string (keys too) made valid Unicode by `_valid_text`."
+    if isinstance(value, str): return _valid_text(value)
+    if isinstance(value, Mapping): return {_valid_data(key): _valid_data(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)): return [_valid_data(item) for item in value]
+    return value
+
+def _sendable(
+    result, # an MCP `CallToolResult`
+):
+    "`result` with the text of its blocks and its `structuredContent` valid Unicode, whatever the tool put there."
+    structured = result.structured_content
+    def valid(text:str) -> str:
+        try: text.encode('utf-8'); return text
+        except UnicodeEncodeError: pass
+        if structured is not None:  # the text is the data's JSON: escape inside its strings, as in structuredContent
+            with contextlib.suppress(ValueError): return json.dumps(_valid_data(json.loads(text)), ensure_ascii=False)
+        return _valid_text(text)
+    content = [block.model_copy(update={'text': valid(block.text)}) if isinstance(getattr(block, 'text', None), str) else block
+               for block in result.content]
+    structured = None if structured is None else _valid_data(structured)
+    return result.model_copy(update={'content': content, 'structured_content': structured})
+
+def _tool_result(
+    value, # what a tool returned (or dispatch's message for a failure)
+    is_error:bool=False, # a failed call?
+):
+    "`call_result(value)` that the transport can always encode: data pydantic cannot convert is made valid first, or else sent as its `repr`."
+    try: return _sendable(call_result(value, is_error))
+    except (UnicodeError, ValueError): pass   # pydantic refuses a lone surrogate inside data it converts to JSON
+    try: return _sendable(call_result(_valid_data(value), is_error))
+    except (UnicodeError, ValueError): return _sendable(call_result(repr(value), is_error))   # repr escapes what it holds
+
+# %% ../nbs/07_mcp.ipynb 24
 _request = contextvars.ContextVar('toolcall_mcp_request', default=None)
 
 def current_request():
     "The SDK's `Context` of the MCP call being served (None outside one): its `headers`, `session`, `request_id`, ..."
     return _request.get()
 
-# %% ../nbs/07_mcp.ipynb 22
+# %% ../nbs/07_mcp.ipynb 25
 @functools.lru_cache(maxsize=1)
 def _server_class():
     "`MCPServer` with toolcall_lib tools served beside the SDK's own tool manager (a class made on first use: the SDK is optional)."
@@ -86,10 +127,11 @@ def _server_class():
             token = _request.set(context)
             try: [result] = await call_funcs_async([(name, arguments or {})], self.toolcall_tools, timeout=self.toolcall_timeout)
             finally: _request.reset(token)
-            return call_result(result.value) if result.ok else call_result(result.error, is_error=True)  # dispatch's words for a failure
+            # dispatch's words for a failure; never a result the transport cannot encode, so the server keeps answering
+            return _tool_result(result.value) if result.ok else _tool_result(result.error, is_error=True)
     return ToolcallServer
 
-# %% ../nbs/07_mcp.ipynb 23
+# %% ../nbs/07_mcp.ipynb 26
 def mcp_server(
     tools, # Functions, toolsets (instances or classes), or a dict of name -> callable: what `mk_ns` and `combine_tools` take
     *,
@@ -103,7 +145,7 @@ def mcp_server(
     options.setdefault('log_level', 'WARNING')
     return _server_class()(namespace, timeout=timeout, name=name or 'toolcall', **options)
 
-# %% ../nbs/07_mcp.ipynb 37
+# %% ../nbs/07_mcp.ipynb 40
 TRANSPORTS = ('stdio', 'http')
 
 def serve(
@@ -120,9 +162,23 @@ def serve(
     if transport == 'http' and getattr(server, 'sandbox_pool', None) is not None and not server.session_handles:
         raise ValueError('a python_server over HTTP needs session_handles=True: clients of the 2026-07-28 protocol have no sessions')
     if transport == 'stdio': server.run('stdio')
-    else: server.run('streamable-http', host=host, port=port, streamable_http_path='/mcp')
+    else: server.run('streamable-http', host=host, port=port, streamable_http_path='/mcp', transport_security=_rebinding_guard(host))
 
-# %% ../nbs/07_mcp.ipynb 44
+# %% ../nbs/07_mcp.ipynb 43
+def _rebinding_guard(
+    host:str, # the address the HTTP server listens on
+):
+    "The SDK's Host/Origin checks for any loopback `host` (127.0.0.0/8, ::1, localhost); None (no checks) for another address."
+    import ipaddress
+    from mcp.server.transport_security import TransportSecuritySettings
+    try: loopback = host == 'localhost' or ipaddress.ip_address(host).is_loopback
+    except ValueError: return None
+    if not loopback: return None
+    names = dict.fromkeys(['127.0.0.1', 'localhost', '[::1]', f'[{host}]' if ':' in host else host])
+    return TransportSecuritySettings(enable_dns_rebinding_protection=True, allowed_hosts=[f'{name}:*' for name in names],
+                                     allowed_origins=[f'http://{name}:*' for name in names])
+
+# %% ../nbs/07_mcp.ipynb 50
 class UnknownSessionError(ToolCallError, LookupError):
     "A `session` handle that names no live sandbox."
 
@@ -147,7 +203,99 @@ def _session_key(pool:SandboxPool, handle:str|None, session_handles:bool) -> tup
     handle = secrets.token_urlsafe(16)
     return f'handle:{handle}', handle
 
-# %% ../nbs/07_mcp.ipynb 45
+# %% ../nbs/07_mcp.ipynb 52
+class SessionLimitError(ToolCallError, RuntimeError):
+    "Every sandbox session the server may keep is running code, so no new one can start now."
+
+async def _in_own_thread(func, *args):
+    "Await blocking `func(*args)`, run in a thread started for it (never a shared pool one client's calls could fill)."
+    loop, context = asyncio.get_running_loop(), contextvars.copy_context()
+    done = loop.create_future()
+    def settle(result, error):
+        if not done.done(): done.set_exception(error) if error is not None else done.set_result(result)
+    def target():
+        try: outcome = (context.run(func, *args), None)
+        except BaseException as error: outcome = (None, error)
+        try: loop.call_soon_threadsafe(settle, *outcome)
+        except RuntimeError: pass   # the loop is gone (the server stopped): nobody waits for the answer
+    threading.Thread(target=target, name='toolcall-mcp-session', daemon=True).start()
+    return await done
+
+# %% ../nbs/07_mcp.ipynb 53
+_MAX_GONE = 4096   # how many closed sessions the server remembers, to tell their clients why their state is gone
+
+class _Sessions:
+    "The sandboxes of `pool` by session: one queue each, a thread per running call, and never a session with calls in flight closed for room."
+    def __init__(self, pool:SandboxPool, max_sessions:int):
+        import collections
+        self.pool, self.max_sessions = pool, max_sessions
+        self.locks, self.active, self.closing = {}, collections.Counter(), {}
+        self.known, self.gone = collections.OrderedDict(), collections.OrderedDict()  # live keys (least recently used first); key -> why closed
+
+    def _forget(self, key, why:str):
+        self.known.pop(key, None)
+        self.gone[key] = why
+        while len(self.gone) > _MAX_GONE: self.gone.popitem(last=False)
+
+    def _admit(self, key) -> tuple:
+        "(why `key`'s earlier sandbox was closed or None, keys to close for room); `SessionLimitError` when all are busy (on the loop, no await)."
+        idle_note = f'after {self.pool.idle_timeout:g} s unused' if self.pool.idle_timeout is not None else 'by the server'
+        for stale in [k for k in self.known if k not in self.pool and not self.active[k]]: self._forget(stale, idle_note)
+        if key in self.known and key not in self.pool: self._forget(key, idle_note)   # its call is this one: closed while idle
+        lost, victims = self.gone.pop(key, None), []
+        if key in self.known:
+            self.known.move_to_end(key)
+            return lost, victims
+        while len(self.known) >= self.max_sessions:
+            victim = next((k for k in self.known if not self.active[k]), None)
+            if victim is None:
+                raise SessionLimitError(f'All {self.max_sessions} sandbox sessions of this server are running code, so no new '
+                                        'session can start now; try again in a moment.')
+            self._forget(victim, f'to make room for a new session (the server keeps at most {self.max_sessions})')
+            victims.append(victim)
+        self.known[key] = True
+        return lost, victims
+
+# %% ../nbs/07_mcp.ipynb 54
+def _close_session(pool:SandboxPool, key):
+    "Close `key`'s sandbox and drop it from the pool (the pool lets go of a closed sandbox when next asked for it)."
+    sandbox = pool.get(key, create=False)
+    if sandbox is not None: sandbox.close()
+    pool.get(key, create=False)
+
+async def _session_call(sessions:_Sessions, key, work):
+    "(what `work()` returned, in a thread of its own, why `key`'s earlier sandbox is gone or None): calls of one key in turn."
+    sessions.active[key] += 1
+    lock = sessions.locks.setdefault(key, asyncio.Lock())
+    try:
+        async with lock:
+            lost, victims = sessions._admit(key)
+            for victim in victims:
+                sessions.closing[victim] = closing = asyncio.ensure_future(_in_own_thread(_close_session, sessions.pool, victim))
+                closing.add_done_callback(lambda _, victim=victim: sessions.closing.pop(victim, None))
+            while key not in sessions.pool and sessions.closing:   # a start waits for room: the pool itself never has to evict
+                await asyncio.wait(list(sessions.closing.values()))
+            try: return await _in_own_thread(work), lost
+            except BaseException:
+                if key not in sessions.pool: sessions.known.pop(key, None)   # it never started: nothing was lost
+                raise
+    finally:
+        sessions.active[key] -= 1
+        if not sessions.active[key]: del sessions.active[key], sessions.locks[key]
+
+# %% ../nbs/07_mcp.ipynb 55
+_LOST_NOTE = "this session's sandbox was closed {why}: its variables, imports and files are gone, and this code ran in a new one"
+
+def _session_key_explained(sessions:_Sessions, handle:str|None, session_handles:bool) -> tuple:
+    "`_session_key`, whose error for a handle that is gone says why, when the server closed it."
+    try: return _session_key(sessions.pool, handle, session_handles)
+    except UnknownSessionError:
+        why = sessions.gone.get(f'handle:{handle}')
+        if why is None: raise
+        raise UnknownSessionError(f'The sandbox session {handle!r} was closed {why}: its variables, imports and files are gone. '
+                                  'Call again without a session to start a new one.') from None
+
+# %% ../nbs/07_mcp.ipynb 58
 def python_server(
     name:str='python', # The server's name, shown by clients
     *,
@@ -157,7 +305,7 @@ def python_server(
     write_paths:tuple=(), # Extra host paths the code may write
     require_isolation:bool=False, # Refuse to run when an isolation layer is missing
     session_handles:bool=False, # Give `python` and `reset` a `session` argument (the 2026-07-28 protocol has no sessions)
-    max_sessions:int=16, # Most sandboxes alive at once (the least recently used is closed beyond it)
+    max_sessions:int=16, # Most sandboxes alive at once (beyond it the least recently used idle one is closed; none busy is)
     idle_timeout:float|None=1800, # Close a client's sandbox unused this many seconds (None: never), as `SandboxPool`'s
 ):
     "An `MCPServer` serving the sandboxed `python` tool and a `reset` tool, with one `Sandbox` per client."
@@ -166,28 +314,34 @@ def python_server(
     pool = SandboxPool(max_sessions, idle_timeout, timeout=timeout, read_paths=tuple(read_paths),
                        write_paths=tuple(write_paths), require_isolation=require_isolation, **memory)
 
-    @functools.wraps(python_reference)
-    def python(code:str, timeout:float|None=None, session:str|None=None):
-        key, handle = _session_key(pool, session, session_handles)
-        result = pool.get(key).run(code, timeout)  # None: the sandbox's own default, `timeout` above
-        return dataclasses.replace(result, notes=result.notes + (_HANDLE_NOTE.format(handle=handle),)) if handle else result
+    sessions = _Sessions(pool, max_sessions)
 
-    def reset(session:str|None=None):
-        "Discard every variable, import and file of this interpreter session and start a fresh one."
-        key, handle = _session_key(pool, session, session_handles)
+    @functools.wraps(python_reference)
+    async def python(code:str, timeout:float|None=None, session:str|None=None):
+        key, handle = _session_key_explained(sessions, session, session_handles)
+        result, lost = await _session_call(sessions, key, lambda: pool.get(key).run(code, timeout))  # None: the sandbox's default
+        notes = ((_LOST_NOTE.format(why=lost),) if lost else ()) + result.notes + ((_HANDLE_NOTE.format(handle=handle),) if handle else ())
+        return dataclasses.replace(result, notes=notes, state_lost=result.state_lost or bool(lost))
+
+    def reset_now(key):
         sandbox = pool.get(key, create=False)
         if sandbox is not None: sandbox.reset()
         else: pool.get(key)
+
+    async def reset(session:str|None=None):
+        "Discard every variable, import and file of this interpreter session and start a fresh one."
+        key, handle = _session_key_explained(sessions, session, session_handles)
+        await _session_call(sessions, key, lambda: reset_now(key))
         return 'The session was reset: no variables, imports or files are left.' + (f' [{_HANDLE_NOTE.format(handle=handle)}]' if handle else '')
 
     session_doc = 'The session handle a previous result gave; omit it to start a new session'
     python.__signature__ = _with_session(python_reference, session_handles, session_doc, timeout=timeout)
     reset.__signature__ = _with_session(lambda: None, session_handles, session_doc)
     server = mcp_server({'python': python, 'reset': reset}, name=name, timeout=None)
-    server.sandbox_pool, server.session_handles = pool, session_handles
+    server.sandbox_pool, server.session_handles, server.sessions = pool, session_handles, sessions
     return server
 
-# %% ../nbs/07_mcp.ipynb 47
+# %% ../nbs/07_mcp.ipynb 60
 def _with_session(reference, session_handles:bool, description:str, timeout:float|None=None):
     "`reference`'s signature with the server's default `timeout`, plus an optional `session` string parameter when `session_handles`."
     import inspect
@@ -200,7 +354,7 @@ def _with_session(reference, session_handles:bool, description:str, timeout:floa
     session = inspect.Parameter('session', inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None, annotation=Annotated[str|None, description])
     return signature.replace(parameters=[*signature.parameters.values(), session])
 
-# %% ../nbs/07_mcp.ipynb 58
+# %% ../nbs/07_mcp.ipynb 71
 class MCPToolError(ToolCallError):
     "An MCP server reported a failed tool call; the message is the server's."
 
@@ -240,7 +394,7 @@ def _result_value(name:str, result, output_schema=None):
     if structured is None: return text
     return structured['result'] if _wraps_result(name, structured, texts, output_schema) else structured
 
-# %% ../nbs/07_mcp.ipynb 59
+# %% ../nbs/07_mcp.ipynb 72
 class MCPTools(Mapping):
     "The tools of a connected MCP server: tool name -> async function, typed by the server's own definitions."
     def __init__(self,
@@ -280,7 +434,7 @@ class MCPTools(Mapping):
         "Call one of the server's tools as a model would, through `call_func_async`."
         return await call_func_async(name, arguments or {}, self)
 
-# %% ../nbs/07_mcp.ipynb 60
+# %% ../nbs/07_mcp.ipynb 73
 def _client_target(server, headers:Mapping|None=None):
     "What `mcp.Client` connects to for `server`: an HTTP transport sending `headers`, a stdio transport, or the server object itself."
     sdk = _sdk()
