@@ -149,7 +149,11 @@ def _function_docments(func):
     names = set(code.co_varnames[:count])
     filename = code.co_filename
     linecache.checkcache(filename)
-    lines = linecache.getlines(filename, getattr(func, '__globals__', None))
+    namespace = getattr(func, '__globals__', None) or {}
+    lines = linecache.getlines(filename, namespace)
+    if not lines and filename.startswith('<frozen ') and namespace.get('__file__'):  # a frozen standard module (os): its file
+        filename = namespace['__file__']
+        lines = linecache.getlines(filename)
     start = code.co_firstlineno - 1
     if not lines or start >= len(lines):
         params = [name for name in code.co_varnames[:count] if name not in ('self', 'cls')]
