@@ -154,3 +154,12 @@ def test_no_warning_when_the_docstring_describes_every_parameter():
         warnings.simplefilter('error')
         schema = get_schema(namespace['area'])
     assert schema['input_schema']['properties']['width']['description'] == 'across'
+
+
+def test_frozen_standard_module_reads_its_file():
+    "`os` is frozen (co_filename '<frozen os>'); its source is still on disk, so no warning and the schema is read"
+    import os
+    from toolcall_lib.schema import _function_docments
+    with warnings.catch_warnings():
+        warnings.simplefilter('error')
+        assert set(_function_docments(os.fsencode)) == {'filename', 'return'}

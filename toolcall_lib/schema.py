@@ -143,13 +143,6 @@ def _warn_no_source(what, key, where, names, doc):
                   f"docstring's Args section", DocmentsWarning, stacklevel=2)
 
 # %% ../nbs/00_schema.ipynb 28
-def _source_lines(filename, module_globals):
-    "Lines of the source `filename` names; a frozen standard-library module (`<frozen os>`) is read from its file"
-    lines = linecache.getlines(filename, module_globals)
-    if lines or not filename.startswith('<frozen ') or not module_globals: return lines
-    path = module_globals.get('__file__')
-    return linecache.getlines(path) if isinstance(path, str) and path.endswith('.py') else []
-
 def _function_docments(func):
     "Dict from each parameter of `func` (plus 'return') to its docments comment in its source"
     code = getattr(func, '__code__', None)
@@ -158,7 +151,11 @@ def _function_docments(func):
     names = set(code.co_varnames[:count])
     filename = code.co_filename
     linecache.checkcache(filename)
-    lines = _source_lines(filename, getattr(func, '__globals__', None))
+    namespace = getattr(func, '__globals__', None) or {}
+    lines = linecache.getlines(filename, namespace)
+    if not lines and filename.startswith('<frozen ') and namespace.get('__file__'):  # a frozen standard module (os): its file
+        filename = namespace['__file__']
+        lines = linecache.getlines(filename)
     start = code.co_firstlineno - 1
     if not lines or start >= len(lines):
         params = [name for name in code.co_varnames[:count] if name not in ('self', 'cls')]

@@ -5,7 +5,8 @@
 machines without quarto, and needs no network:
 
 1. every notebook under `nbs/` (the same set `nbdev_test` sees) is executed with execnb's `CaptureShell`
-   in its own directory, because committed notebooks carry no outputs;
+   in its own directory, so each page shows what its code shows on the machine that builds the site
+   (the outputs stored in the notebooks, kept fresh by tools/refresh_outputs.py, are replaced);
 2. nbdev's own processors then shape it the way `nbdev_docs` would: a `show_doc` cell is added for every
    exported name that lacks one, `#| hide` and `#| export` cells are dropped, the first `# Title` and
    `> description` become the page's title, and backticked names link to their API pages;
