@@ -39,14 +39,15 @@ class _Budget:
     __slots__ = ('remaining', 'attempts')
     def __init__(self, total: int = REPAIR_BUDGET, attempts: int = REPAIR_ATTEMPTS):
         self.remaining, self.attempts = total, attempts
-_STRUCTURE = {'': re.compile(r'[\[\]{}"\',]'), '"': re.compile(r'["\\]'), "'": re.compile(r"['\\]")}
+_STRUCTURE = {'': re.compile(r'[\[\]{}"\',:]'), '"': re.compile(r'["\\]'), "'": re.compile(r"['\\]")}
 
 # %% ../../nbs/03_parse/00_payloads.ipynb 10
 def _repair_would_invent(text:str) -> bool:
     """Whether repairing `text` would have to invent structure: an object or list where an object's key belongs
-    (`{"todos": {..}, {..}}`, a cut object followed by a whole one), or words after the value closed
-    (`{"a": 1} tail text`). One forward pass over the structural characters."""
-    stack, quote, position, length = [], '', 0, len(text)
+    (`{"todos": {..}, {..}}`, a cut object followed by a whole one), words after the value closed
+    (`{"a": 1} tail text`), or a colon where no key ends (`"time": 15:30`, `"name":: "a"`, a colon in a list).
+    One forward pass over the structural characters."""
+    stack, colons, quote, position, length = [], [], '', 0, len(text)
     while True:
         match = _STRUCTURE[quote].search(text, position)
         if match is None: return False
@@ -57,11 +58,15 @@ def _repair_would_invent(text:str) -> bool:
             quote = ''
         elif char in '"\'': quote = char
         elif char in '{[':
-            stack.append(char)
+            stack.append(char); colons.append(0)
         elif char in ']}':
-            if stack: stack.pop()
+            if stack: stack.pop(); colons.pop()
             if not stack:
                 return bool(text[position + 1:].strip(' \t\r\n]});,'))   # only stray closers may follow
+        elif char == ':' and stack:   # one colon ends an object's key; any other is no JSON
+            if stack[-1] != '{' or colons[-1]: return True
+            colons[-1] = 1
+        elif char == ',' and stack: colons[-1] = 0
         if (char in '{,') and stack and stack[-1] == '{':   # a key must come next
             following = position + 1
             while following < length and text[following] in ' \t\r\n': following += 1

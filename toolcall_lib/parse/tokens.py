@@ -90,7 +90,9 @@ def _deepseek_calls(body:str) -> list:
         call = _deepseek_call(inside, spans[-1])
         if call is not None: calls.append(call)
     return calls
+
 def _deepseek_reader(body, scanner): return 'deepseek', _deepseek_calls(body)
+
 _register('deepseek', ('<｜tool▁calls▁begin｜>', '<|tool▁calls▁begin|>'), _block_opener('deepseek', _DS_CALLS_END),
           reader=_deepseek_reader)
 _register(
