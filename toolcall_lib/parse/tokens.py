@@ -74,12 +74,13 @@ def _deepseek_call(inside:str, span:tuple):
         name, arguments = name.strip(), rest.strip()
     else: name, arguments = left, right.strip()
     return _RawCall(name, arguments, span=span, json_slot=True) if _valid_name(name) else None
-def _deepseek_calls(body:str) -> list:
+def _deepseek_calls(body:str, lead_call:bool=True) -> list:
+    "The calls of a DeepSeek block; `lead_call`: the first may start before any begin token (R1's short opener)."
     for token in (_DS_CALL_BEGIN, _DS_CALL_END, _DS_SEP): body = body.replace(token.replace('｜', '|'), token)
     calls, spans = [], []
     first = body.find(_DS_CALL_BEGIN)
     lead = body if first == -1 else body[:first]
-    if _DS_SEP in lead:   # R1's short opener: the first call starts right away
+    if lead_call and _DS_SEP in lead:   # R1's short opener: the first call starts right away
         lead_end = lead.find(_DS_CALL_END)
         call = _deepseek_call(
             lead if lead_end == -1 else lead[:lead_end],
@@ -91,7 +92,8 @@ def _deepseek_calls(body:str) -> list:
         if call is not None: calls.append(call)
     return calls
 
-def _deepseek_reader(body, scanner): return 'deepseek', _deepseek_calls(body)
+def _deepseek_reader(body, scanner): return 'deepseek', _deepseek_calls(body, lead_call=False)   # each call has its begin token
+def _deepseek_short_reader(body, scanner): return 'deepseek', _deepseek_calls(body)
 
 _register('deepseek', ('<｜tool▁calls▁begin｜>', '<|tool▁calls▁begin|>'), _block_opener('deepseek', _DS_CALLS_END),
           reader=_deepseek_reader)
@@ -99,7 +101,7 @@ _register(
     'deepseek_short',
     ('<｜tool▁calls｜>', '<｜tool▁call▁begin｜>', '<|tool▁call▁begin|>'),
     _block_opener('deepseek_short', _DS_CALLS_END + (_DS_CALL_END, _DS_CALL_END.replace('｜', '|'))),
-    reader=_deepseek_reader,
+    reader=_deepseek_short_reader,
 )
 _add_examples('deepseek', {
     'deepseek_v3': lambda name, arguments: f'<｜tool▁calls▁begin｜>{_DS_CALL_BEGIN}function{_DS_SEP}{name}\n```json\n'
