@@ -22,33 +22,32 @@ REPAIR_LIMIT = 8_192 # Longest payload handed to json-repair
 REPAIR_BUDGET = 16_384 # Total characters one parse may hand to json-repair
 REPAIR_ATTEMPTS = 64 # Most times one parse may call json-repair (it is slowest on many small broken values)
 _FAILED = object()
-
 def _not_json(word:str):
     "`NaN`, `Infinity` and `-Infinity` are not JSON: a payload holding one does not decode (a result stays plain JSON)."
     raise ValueError(f'{word} is not JSON')
-
 _DECODER = json.JSONDecoder(parse_constant=_not_json)
 _json = _DECODER.decode   # `json.loads` without NaN and Infinity, at the same speed
-_KEYLESS_OBJECT = re.compile(r'\{[ \t\r\n]*[^"\'}\w \t\r\n]')   # `{` then neither a key nor `}`: linear, the space runs never overlap
-
+# `{` then neither a key nor `}`: linear, the space runs never overlap
+_KEYLESS_OBJECT = re.compile(r'\{[ \t\r\n]*[^"\'}\w \t\r\n]')
 def _repairable(text:str) -> bool:
     "Whether json-repair can be trusted to be quick on `text`: no more than a few keyless objects."
     for count, _ in enumerate(_KEYLESS_OBJECT.finditer(text)):
         if count >= 4: return False
     return True
-
 class _Budget:
     "How many characters json-repair may still look at during one parse, and how many times it may be called."
     __slots__ = ('remaining', 'attempts')
-    def __init__(self, total:int=REPAIR_BUDGET, attempts:int=REPAIR_ATTEMPTS): self.remaining, self.attempts = total, attempts
+    def __init__(self, total: int = REPAIR_BUDGET, attempts: int = REPAIR_ATTEMPTS):
+        self.remaining, self.attempts = total, attempts
+_STRUCTURE = {'': re.compile(r'[\[\]{}"\',:]'), '"': re.compile(r'["\\]'), "'": re.compile(r"['\\]")}
 
-_STRUCTURE = {'': re.compile(r'[\[\]{}"\',]'), '"': re.compile(r'["\\]'), "'": re.compile(r"['\\]")}
-
+# %% ../../nbs/03_parse/00_payloads.ipynb 10
 def _repair_would_invent(text:str) -> bool:
     """Whether repairing `text` would have to invent structure: an object or list where an object's key belongs
-    (`{"todos": {..}, {..}}`, a cut object followed by a whole one), or words after the value closed
-    (`{"a": 1} tail text`). One forward pass over the structural characters."""
-    stack, quote, position, length = [], '', 0, len(text)
+    (`{"todos": {..}, {..}}`, a cut object followed by a whole one), words after the value closed
+    (`{"a": 1} tail text`), or a colon where no key ends (`"time": 15:30`, `"name":: "a"`, a colon in a list).
+    One forward pass over the structural characters."""
+    stack, colons, quote, position, length = [], [], '', 0, len(text)
     while True:
         match = _STRUCTURE[quote].search(text, position)
         if match is None: return False
@@ -59,17 +58,20 @@ def _repair_would_invent(text:str) -> bool:
             quote = ''
         elif char in '"\'': quote = char
         elif char in '{[':
-            stack.append(char)
+            stack.append(char); colons.append(0)
         elif char in ']}':
-            if stack: stack.pop()
+            if stack: stack.pop(); colons.pop()
             if not stack:
                 return bool(text[position + 1:].strip(' \t\r\n]});,'))   # only stray closers may follow
+        elif char == ':' and stack:   # one colon ends an object's key; any other is no JSON
+            if stack[-1] != '{' or colons[-1]: return True
+            colons[-1] = 1
+        elif char == ',' and stack: colons[-1] = 0
         if (char in '{,') and stack and stack[-1] == '{':   # a key must come next
             following = position + 1
             while following < length and text[following] in ' \t\r\n': following += 1
             if following < length and text[following] in '{[': return True
         position += 1
-
 def _loads(text:str, budget:_Budget):
     "Decode JSON, repairing it when needed, affordable and safe; `_FAILED` when that does not work."
     try: return _json(text)
@@ -77,50 +79,47 @@ def _loads(text:str, budget:_Budget):
     stripped = text.strip()
     if (not stripped or len(stripped) > REPAIR_LIMIT or len(stripped) > budget.remaining or budget.attempts <= 0
             or not _repairable(stripped)): return _FAILED
-    budget.remaining -= len(stripped); budget.attempts -= 1   # the safety check below is charged too: hostile text cannot make it the bottleneck either
+    # the safety check below is charged too: hostile text cannot make it the bottleneck either
+    budget.remaining -= len(stripped); budget.attempts -= 1
     if _repair_would_invent(stripped): return _FAILED
     try: value = json_repair.repair_json(stripped, return_objects=True, skip_json_loads=True)
     except Exception: return _FAILED
     if value == '' and stripped[0] not in '"\'': return _FAILED
     return value
 
-# %% ../../nbs/03_parse/00_payloads.ipynb 10
+# %% ../../nbs/03_parse/00_payloads.ipynb 11
 def loads_lenient(text:str, # JSON as a model wrote it
                   default=None, # Returned when the text cannot be read as JSON
                  ):
-    "Decode `text` as JSON, tolerating the usual model mistakes (trailing commas, quotes, Python literals, cut-off ends)."
+    "Decode `text` as JSON, tolerating the usual model mistakes (trailing commas, quotes, Python literals, cut ends)."
     value = _loads(text, _Budget())
     return default if value is _FAILED else value
 
-# %% ../../nbs/03_parse/00_payloads.ipynb 13
+# %% ../../nbs/03_parse/00_payloads.ipynb 14
 _ARGUMENT_KEYS = ('input', 'arguments', 'args', 'parameters', 'params')
 _NAME_KEYS = ('name', 'tool_name', 'tool', 'function')
-
 _BAD_NAME_CHAR = re.compile(r'[\n\r\t\f\v<>{}\[\]()"\'`,;]')   # one character class each: a single linear pass
 _SPACE_CHAR = re.compile(r'\s')
-
 def _valid_name(name, spaces:bool=True) -> bool:
     "Whether `name` can be a tool name: short, on one line, no brackets or quotes; inner spaces only when `spaces`."
     return (isinstance(name, str) and 0 < len(name) <= 256 and _BAD_NAME_CHAR.search(name) is None
             and (spaces or _SPACE_CHAR.search(name) is None))
-
 @dataclass(slots=True)
 class _RawCall:
-    "A call as found, before the allow-list and argument decoding. (Not frozen: a frozen dataclass costs 5x to make, and a stream makes two per call.)"
+    "A call as found, before the allow-list and argument decoding (not frozen: a stream makes two per call, and cheaply)."
     name: str
     arguments: Any = None
     id: str|None = None
     text_keys: frozenset = frozenset() # argument keys whose values arrived as text (XML formats)
-    span: tuple|None = None # (start, end) of the call's own element inside its block's body, when the block holds several
+    span: tuple|None = None # (start, end) of the call's own element in its block's body, when the block holds several
     arguments_text: str|None = None # the arguments exactly as written, when a stream has been sending them raw
     reason: str|None = None # set when the markup named a call but did not read as one: the call is refused with this
     json_slot: bool = False # the format puts a JSON object here: text that does not decode to one refuses the call
-
 def _first_key(mapping:dict, keys:tuple):
-    for key in keys:   # plain loops here and below: a stream reads one object per call, and a generator costs more than the work
+    # plain loops here and below: a stream reads one object per call, and a generator costs more than the work
+    for key in keys:
         if key in mapping: return key
     return None
-
 def _call_from_object(obj:dict, strict:bool) -> _RawCall|None:
     function = obj.get('function', obj.get('function_call'))
     if isinstance(function, dict) and isinstance(function.get('name'), str):
@@ -138,6 +137,7 @@ def _call_from_object(obj:dict, strict:bool) -> _RawCall|None:
     call_id = obj.get('id', obj.get('call_id', obj.get('tool_call_id')))   # `tool_call_id`: Cohere's Command models
     return _RawCall(name.strip(), arguments, call_id if isinstance(call_id, str) else None)
 
+# %% ../../nbs/03_parse/00_payloads.ipynb 15
 def _calls_from_payload(value, strict:bool=False) -> list:
     "The calls a decoded JSON payload describes (empty when it describes none)."
     if isinstance(value, list):
@@ -150,11 +150,13 @@ def _calls_from_payload(value, strict:bool=False) -> list:
         return calls
     if not isinstance(value, dict) or 'role' in value: return []
     if isinstance(value.get('tool_calls'), list): return _calls_from_payload(value['tool_calls'])
-    if isinstance(value.get('tool_call'), dict) and len(value) == 1: return _calls_from_payload(value['tool_call'], strict)   # llama.cpp's generic format
+    # llama.cpp's generic format
+    if isinstance(value.get('tool_call'), dict) and len(value) == 1:
+        return _calls_from_payload(value['tool_call'], strict)
     call = _call_from_object(value, strict)
     return [call] if call else []
 
-# %% ../../nbs/03_parse/00_payloads.ipynb 16
+# %% ../../nbs/03_parse/00_payloads.ipynb 18
 def _decode_arguments(arguments, budget:_Budget) -> dict:
     if arguments is None: return {}
     if isinstance(arguments, dict): return arguments
@@ -168,16 +170,13 @@ def _decode_arguments(arguments, budget:_Budget) -> dict:
         return value if isinstance(value, dict) else {'_raw': arguments}
     return {'_raw': arguments}
 
-# %% ../../nbs/03_parse/00_payloads.ipynb 19
+# %% ../../nbs/03_parse/00_payloads.ipynb 21
 PYTHONIC_LIMIT = 16_384 # Longest Pythonic call list handed to `ast.parse`
 _JSON_WORDS = {'true': True, 'false': False, 'null': None}
-
 def _literal(node):
     if isinstance(node, ast.Name) and node.id in _JSON_WORDS: return _JSON_WORDS[node.id]
     return ast.literal_eval(node)
-
 class _NotJSON(ValueError): "A Python literal with no JSON form."
-
 def _as_json(value):
     "`value` (a Python literal) as plain JSON data; `_NotJSON` says why when it has no JSON form."
     if value is None or isinstance(value, (str, bool, int)): return value
@@ -189,7 +188,6 @@ def _as_json(value):
         if not all(isinstance(key, str) for key in value): raise _NotJSON('a dict with keys that are not strings')
         return {key: _as_json(item) for key, item in value.items()}
     raise _NotJSON(f'a {type(value).__name__} value ({_short(value, 30)}) has no JSON form')
-
 def _dotted_name(node) -> str|None:
     parts = []
     while isinstance(node, ast.Attribute): parts.append(node.attr); node = node.value
@@ -197,6 +195,7 @@ def _dotted_name(node) -> str|None:
     parts.append(node.id)
     return '.'.join(reversed(parts))
 
+# %% ../../nbs/03_parse/00_payloads.ipynb 22
 def _escape_raw_newlines(source:str) -> str:
     """`source` with every raw line break inside a one-line string literal written as `\\n`: models (Llama 4, LFM2) put
     real newlines in `'...'` strings, which Python refuses. One pass; triple-quoted strings are left as they are."""
@@ -217,9 +216,12 @@ def _escape_raw_newlines(source:str) -> str:
         position += 1
     return ''.join(pieces) + source[start:] if pieces else source
 
+# %% ../../nbs/03_parse/00_payloads.ipynb 23
 def _pythonic_calls(source:str) -> list:
     """Calls in a Pythonic call list (or a single call); empty unless every element is a call with literal keyword
-    values. A call whose literals have no JSON form (bytes, sets, `1e999`) is refused with its reason; its siblings stay."""
+    values. A call whose literals have no JSON form (bytes, sets, `1e999`) is refused with its reason; its siblings
+    stay.
+    """
     if len(source) > PYTHONIC_LIMIT: return []
     try: tree = ast.parse(source.strip(), mode='eval')
     except SyntaxError:
@@ -246,7 +248,6 @@ def _pythonic_calls(source:str) -> list:
             except RecursionError: reason = reason or f'argument {keyword.arg!r} is nested too deeply'
         calls.append(_RawCall(name, None, reason=reason) if reason else _RawCall(name, arguments))
     return calls
-
 def _looks_pythonic(source:str) -> bool:
     "Whether `source` starts like a Pythonic call list (`[name(`) or a call (`name(`) rather than JSON."
     stripped = source.lstrip()
@@ -256,6 +257,7 @@ def _looks_pythonic(source:str) -> bool:
     while end < len(stripped) and end < 256 and (stripped[end].isalnum() or stripped[end] in '_.'): end += 1
     return stripped[end:end + 1] == '('
 
+# %% ../../nbs/03_parse/00_payloads.ipynb 24
 def _payload_calls(source:str, budget:_Budget, strict:bool=False) -> list:
     "Calls in a payload that is either a Pythonic call list or JSON (the shapes `_calls_from_payload` reads)."
     stripped = source.strip()
@@ -263,7 +265,7 @@ def _payload_calls(source:str, budget:_Budget, strict:bool=False) -> list:
     value = _loads(stripped, budget) if stripped else _FAILED
     return [] if value is _FAILED else _calls_from_payload(value, strict)
 
-# %% ../../nbs/03_parse/00_payloads.ipynb 22
+# %% ../../nbs/03_parse/00_payloads.ipynb 27
 class _Finder:
     "`str.find` with memory: a marker's next occurrence is searched for again only once the caller has moved past it."
     __slots__ = ('text', 'found')
@@ -290,7 +292,7 @@ class _Finder:
         self.found[key] = (start, result)
         return result
 
-# %% ../../nbs/03_parse/00_payloads.ipynb 25
+# %% ../../nbs/03_parse/00_payloads.ipynb 30
 _KEY_START, _NON_SPACE, _SPACE_AT = re.compile(r'[^\s/]'), re.compile(r'\S'), re.compile(r'\s')
 
 def _scan_attributes(text:str) -> dict:
@@ -316,11 +318,15 @@ def _scan_attributes(text:str) -> dict:
         if key and _SPACE_AT.search(key) is None: attributes.setdefault(key, value)
     return attributes
 
-# %% ../../nbs/03_parse/00_payloads.ipynb 28
+# %% ../../nbs/03_parse/00_payloads.ipynb 33
 def _schema_types(schema) -> list:
     if not isinstance(schema, dict): return []
     declared = schema.get('type')
-    types = [declared] if isinstance(declared, str) else [t for t in declared if isinstance(t, str)] if isinstance(declared, list) else []
+    types = (
+        [declared]
+        if isinstance(declared, str)
+        else [t for t in declared if isinstance(t, str)] if isinstance(declared, list) else []
+    )
     for key in ('anyOf', 'oneOf'):
         for option in schema.get(key) or []: types.extend(_schema_types(option))
     if not types and 'enum' in schema: types = ['string']
@@ -337,7 +343,8 @@ def _typed(text:str, schema, budget:_Budget):
             except (ValueError, RecursionError): continue
             if isinstance(value, bool): continue
             if kind == 'integer' and isinstance(value, float) and value.is_integer(): value = int(value)
-            if (kind == 'integer' and isinstance(value, int)) or (kind == 'number' and isinstance(value, (int, float))): return value
+            if (kind == 'integer' and isinstance(value, int)) or (kind == 'number' and isinstance(value, (int, float))):
+                return value
         elif kind == 'boolean' and stripped.lower() in ('true', 'false'): return stripped.lower() == 'true'
         elif kind == 'null' and stripped.lower() in ('null', 'none', ''): return None
         elif kind in ('object', 'array'):
@@ -355,26 +362,29 @@ def _typed_tree(value, schema, budget:_Budget):
     if isinstance(value, list): return [_typed_tree(item, schema.get('items'), budget) for item in value]
     return value
 
-# %% ../../nbs/03_parse/00_payloads.ipynb 31
+# %% ../../nbs/03_parse/00_payloads.ipynb 36
 _CDATA_OPEN, _CDATA_CLOSE = '<![CDATA[', ']]>'
-
 def _element_value(text:str) -> str:
     "An element's content as its value: one newline dropped on each side, a CDATA section unwrapped."
     if text.startswith('\n'): text = text[1:]
     if text.endswith('\n'): text = text[:-1]
     stripped = text.strip()
-    if stripped.startswith(_CDATA_OPEN) and stripped.endswith(_CDATA_CLOSE): return stripped[len(_CDATA_OPEN):-len(_CDATA_CLOSE)]
+    if stripped.startswith(_CDATA_OPEN) and stripped.endswith(_CDATA_CLOSE):
+        return stripped[len(_CDATA_OPEN) : -len(_CDATA_CLOSE)]
     return text
-
 def _elements(body:str, opener:str, closer:str, finder:_Finder, spans:list|None=None):
     """Yield (inside of the opening tag, content) for each `opener...>content closer` in `body`; unclosed runs to the
-    next opener. When `spans` is a list, each element's (start, end) in `body` is appended to it before it is yielded."""
+    next opener. When `spans` is a list, each element's (start, end) in `body` is appended to it before it is yielded.
+    """
     position, delimited = 0, opener[-1] in '= '
     while True:
         start = finder.find(opener, position)
         if start == -1: return
         after = start + len(opener)
-        if not delimited and after < len(body) and (body[after].isalnum() or body[after] in '_:-.'): position = after; continue   # `<parameters>` is not `<parameter`
+        # `<parameters>` is not `<parameter`
+        if not delimited and after < len(body) and (body[after].isalnum() or body[after] in '_:-.'):
+            position = after
+            continue
         tag_end = body.find('>', after)
         if tag_end == -1: return
         search_from = tag_end
@@ -389,13 +399,13 @@ def _elements(body:str, opener:str, closer:str, finder:_Finder, spans:list|None=
         if spans is not None: spans.append((start, end))
         yield body[after:tag_end], body[tag_end + 1:stop]
         position = end
-
 def _add_argument(arguments:dict, key:str, value, repeated:set):
     "Set `key`; a key given again collects its values in a list (`<parameter name=\"item\">` written once per item)."
     if key not in arguments: arguments[key] = value
     elif key in repeated: arguments[key].append(value)
     else: arguments[key] = [arguments[key], value]; repeated.add(key)
 
+# %% ../../nbs/03_parse/00_payloads.ipynb 37
 def _parameters(body:str, prefix:str='', budget:_Budget|None=None):
     """(arguments, keys whose values are text) from the parameter elements of `body`, or None when it has none:
     `<parameter=k>v</parameter>`, `<parameter name="k">v</parameter>` (after `prefix`, e.g. 'steptml:'), and without a
@@ -412,7 +422,8 @@ def _parameters(body:str, prefix:str='', budget:_Budget|None=None):
                 key = attributes.get('name', '').strip()
             if not key: continue
             value = _element_value(content)
-            if kind == 'param' and _CDATA_OPEN not in content: value = html.unescape(value)   # MiniCPM 5 escapes `<`, `&`
+            # MiniCPM 5 escapes `<`, `&`
+            if kind == 'param' and _CDATA_OPEN not in content: value = html.unescape(value)
             if attributes.get('string') == 'false' and (decoded := _loads(value, budget or _Budget())) is not _FAILED:
                 _add_argument(arguments, key, decoded, repeated); continue
             _add_argument(arguments, key, value, repeated)
@@ -420,6 +431,7 @@ def _parameters(body:str, prefix:str='', budget:_Budget|None=None):
         if found: return arguments, frozenset(text_keys)
     return None
 
+# %% ../../nbs/03_parse/00_payloads.ipynb 38
 def _child_elements(text:str) -> list:
     "Top-level `<tag ...>content</tag>` children of `text`, as (tag, inside of the opening tag, content), in order."
     children, position, finder = [], 0, _Finder(text)
@@ -433,19 +445,19 @@ def _child_elements(text:str) -> list:
         if not tag or tag.startswith(('/', '!')): position = tag_end + 1; continue
         if tag.endswith('/'): children.append((tag[:-1], inside, '')); position = tag_end + 1; continue   # <flag/>
         content_from = tag_end
-        if text.startswith(_CDATA_OPEN, tag_end + 1) and (cdata_end := text.find(_CDATA_CLOSE, tag_end)) != -1: content_from = cdata_end
+        if text.startswith(_CDATA_OPEN, tag_end + 1) and (cdata_end := text.find(_CDATA_CLOSE, tag_end)) != -1:
+            content_from = cdata_end
         close = finder.find(f'</{tag}>', content_from)
         if close == -1: return children
         children.append((tag, inside, text[tag_end + 1:close]))
         position = close + len(tag) + 3
-
 def _child_fields(text:str) -> dict:
     "Arguments written as one child element per key (`<city>Paris</city>`); a repeated key becomes a list."
     fields, repeated = {}, set()
     for tag, _, content in _child_elements(text): _add_argument(fields, tag, _element_value(content), repeated)
     return fields
 
-# %% ../../nbs/03_parse/00_payloads.ipynb 34
+# %% ../../nbs/03_parse/00_payloads.ipynb 41
 _HARD_MARKERS = ('<|', '<｜', '<tool_call', '<function_call', '<think>', '[TOOL_CALLS]')
 _HARD_LONGEST = max(map(len, _HARD_MARKERS))
 # Runs the scan can skip in C: outside strings, ordinary characters and whole strings; inside a string, its body up to
@@ -455,13 +467,12 @@ _HARD_LONGEST = max(map(len, _HARD_MARKERS))
 # the same C pass: `{"glob": "*.py", "weight": 0.5}` costs no Python step.
 # On Python 3.11+ the quantifiers are possessive (`*+`, `++`): every alternative starts with a different character and
 # none can give back a character the next part could use, so the ends are the same, without the engine keeping a
-# backtracking point per character (a call's arguments scan about 1.5x faster), and a bracket pair's inside is read in
+# backtracking point per character, and a bracket pair's inside is read in
 # runs. Without them (3.10) that inside is read one character (or one whole string) at a time, so a pair that does not
 # close fails in one linear pass and is then stepped into once.
 _POSSESSIVE = sys.version_info >= (3, 11)
-
 def _scan_patterns(markers:bool, possessive:bool=_POSSESSIVE) -> tuple:
-    "(flat, deep, string bodies by quote) for `_scan_value`; `markers`: stop at `<` too (a hard marker may start there)."
+    "(flat, deep, string bodies by quote) for `_scan_value`; `markers`: stop at `<` too (a hard marker may start)."
     more, run, stop = '+' if possessive else '', '++' if possessive else '', '<' if markers else ''
     string = rf'"[^"\\{stop}\n]*{more}(?:\\.[^"\\{stop}\n]*{more})*{more}"'
     ordinary = rf'''[^"'\[\]{{}}(){stop}]'''
@@ -469,14 +480,16 @@ def _scan_patterns(markers:bool, possessive:bool=_POSSESSIVE) -> tuple:
     flat = re.compile(rf'(?:{ordinary}+{more}|{string})*{more}')
     tool_calls = r'(?!TOOL_CALLS\])' if markers else ''
     deep = re.compile(rf'(?:{ordinary}+{more}|{string}|\{{{inner}\}}|\[{tool_calls}{inner}\]|\({inner}\))*{more}')
-    bodies = {quote: re.compile(rf'[^{quote}\\{stop}]*{more}(?:\\[\s\S][^{quote}\\{stop}]*{more})*{more}') for quote in '"\''}
+    bodies = {
+        quote: re.compile(rf'[^{quote}\\{stop}]*{more}(?:\\[\s\S][^{quote}\\{stop}]*{more})*{more}') for quote in '"\''
+    }
     return flat, deep, bodies
-
 _SCAN_PATTERNS = {markers: _scan_patterns(markers) for markers in (True, False)}
 _FLAT = {markers: patterns[0] for markers, patterns in _SCAN_PATTERNS.items()}
 _FLAT_DEEP = {markers: patterns[1] for markers, patterns in _SCAN_PATTERNS.items()}
 _STRING_BODY = {(quote, markers): patterns[2][quote] for markers, patterns in _SCAN_PATTERNS.items() for quote in '"\''}
 
+# %% ../../nbs/03_parse/00_payloads.ipynb 42
 def _scan_value(text:str, state:list, final:bool, markers:bool=True):
     """Advance a bracket-balancing scan; `state` is [position, depth, quote] and is updated in place.
     Returns the end of the value (balanced, or cut at a hard marker / the end of a final text), or None for 'need more'.
@@ -489,7 +502,8 @@ def _scan_value(text:str, state:list, final:bool, markers:bool=True):
         char = text[position]
         if markers and (char == '<' or (char == '[' and not quote)):
             if text.startswith(_HARD_MARKERS, position): state[:] = [position, depth, quote]; return position
-            if not final and length - position < _HARD_LONGEST and any(marker.startswith(text[position:]) for marker in _HARD_MARKERS):
+            if (not final and length - position < _HARD_LONGEST
+                    and any(marker.startswith(text[position:]) for marker in _HARD_MARKERS)):
                 state[:] = [position, depth, quote]; return None
         if quote:
             if char == '\\':
@@ -505,7 +519,7 @@ def _scan_value(text:str, state:list, final:bool, markers:bool=True):
     state[:] = [length, depth, quote]
     return length if final else None
 
-# %% ../../nbs/03_parse/00_payloads.ipynb 37
+# %% ../../nbs/03_parse/00_payloads.ipynb 45
 def _cut_inside_value(source:str) -> bool:
     "Whether the JSON or Pythonic value `source` opens with is cut off: brackets or a string still open at its end."
     start = len(source) - len(source.lstrip())
@@ -514,7 +528,7 @@ def _cut_inside_value(source:str) -> bool:
     _scan_value(source, state, final=True, markers=False)
     return state[1] > 0 or bool(state[2])
 
-# %% ../../nbs/03_parse/00_payloads.ipynb 40
+# %% ../../nbs/03_parse/00_payloads.ipynb 48
 _LOOKAHEAD = 64
 _WHITESPACE = ' \t\r\n'
 
