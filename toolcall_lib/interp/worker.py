@@ -284,13 +284,22 @@ def _shell_class():
             if self.shell.outputs is not None: self.shell.outputs.clear()
 
     class UncreatedProfile(ProfileDir):
-        "A profile directory that is named but never created: the shell writes no config or history files."
+        """A profile directory that is named but never created: the shell writes no config or history files. (The
+        template makes its shell outside any sandbox: a directory IPython made there would be made on the host.)"""
+        # plain methods in place of ProfileDir's trait observers, each of which would create a directory
+        def _location_changed(self, change): pass
+        def check_security_dir(self, change=None): pass
+        def check_log_dir(self, change=None): pass
+        def check_pid_dir(self, change=None): pass
+        def check_startup_dir(self, change=None): pass
         def check_dirs(self): pass
 
     class SandboxShell(InteractiveShell):
         "An IPython shell whose outputs, errors and shell escapes stay in the running cell's outputs."
         displayhook_class, display_pub_class, profile_class = ResultHook, Publisher, UncreatedProfile
         outputs = None  # the `_CellOutputs` of the running cell
+
+        def _ipython_dir_changed(self, change): pass  # InteractiveShell's observer would create `ipython_dir`
 
         def showtraceback(self, exc_tuple=None, filename=None, tb_offset=None, exception_only=False, running_compiled_code=False):
             try: _, exception, _ = self._get_exc_info(exc_tuple)
@@ -468,9 +477,8 @@ def _warm_up_shell():
     shell.outputs, saved = _CellOutputs(100), (sys.stdout, sys.stderr)
     sys.stdout, sys.stderr = _CellStream('stdout', shell), _CellStream('stderr', shell)
     try:
-        # cheap: %time would
+        # cheap: %time would cost 70 ms, `shell.reset()` 60 ms; so no history, and an undo by hand
         for cell in ('1 + 1', 'print(1)', 'from IPython.display import display; display(1)', '1/0', 'f('):
-            # cost 70 ms, `shell.reset()` 60 ms; so no history, and an undo by hand
             shell.run_cell(cell, store_history=False)
     finally: sys.stdout, sys.stderr = saved
     for name in set(shell.user_ns) - names: del shell.user_ns[name]
