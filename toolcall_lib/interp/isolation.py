@@ -482,9 +482,10 @@ def _remove_cgroup(path:str|None):
 # %% ../../nbs/04_interp/02_isolation.ipynb 42
 def _refuse(reply_fd:int, # Pipe end the host reads the session's report from
             message:str, # Why the session cannot start
+            missing:tuple=(), # The layers the kernel would not give, where that is why
            ):
     "Tell the host why the session cannot start, and exit."
-    _write_all(reply_fd, _pack_frame({'fatal': message}))
+    _write_all(reply_fd, _pack_frame({'fatal': message, 'missing': list(missing)}))
     os._exit(1)
 
 def _reap_and_exit(child:int, # The one child this process stays behind for
@@ -513,8 +514,9 @@ def _join_cgroups(cgroups:dict, # kind ('pids', 'memory') -> path of the cgroup 
 # %% ../../nbs/04_interp/02_isolation.ipynb 46
 def _enter_namespaces(uid:int, gid:int, # The session's ids, mapped to themselves inside
                       request_fd:int, reply_fd:int, # The session's pipe ends (the parent that stays outside closes them)
-                     ) -> bool:
-    "Unshare every namespace of the session in a child, its id maps written by the parent; only the child returns."
+                     ) -> str|None:
+    """Unshare every namespace of the session in a child, its id maps written by the parent; only the child returns:
+    None, or why the kernel refused the namespaces."""
     unshared_read, unshared_write = os.pipe()
     mapped_read, mapped_write = os.pipe()
     child = os.fork()
@@ -528,15 +530,17 @@ def _enter_namespaces(uid:int, gid:int, # The session's ids, mapped to themselve
     os.close(unshared_read); os.close(mapped_write)
     try:
         _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
-        if os.geteuid() == 0: os.setgroups([])  # root's supplementary groups would stay host groups inside
+        # root's supplementary groups would stay host groups inside
+        if os.geteuid() == 0: _check(_libc.setgroups(0, None), 'setgroups')
         _unshare(_SESSION_NAMESPACES)
-        unshared = True
-    except OSError: unshared = False
+        refused = None
+    except OSError as error: refused = str(error)
+    unshared = refused is None
     os.write(unshared_write, b'1' if unshared else b'0'); os.close(unshared_write)
     mapped = os.read(mapped_read, 1) == b'1'; os.close(mapped_read)
     if unshared and not mapped:
         _refuse(reply_fd, f"sandbox setup failed: {OSError('could not write the uid and gid maps of the user namespace')!r}")
-    return unshared
+    return refused
 
 # %% ../../nbs/04_interp/02_isolation.ipynb 48
 def _become_unprivileged(config:dict, # The session's settings: uid, gid, shared paths
@@ -613,7 +617,10 @@ def _isolate(config:dict, # The session's settings (from the host's first frame)
             ) -> tuple:
     "Apply every layer to this process, in order; return `(layers, host_pid)` in the worker."
     layers = _join_cgroups(config['cgroups'])
-    layers['namespaces'] = _enter_namespaces(config['uid'], config['gid'], request_fd, reply_fd)
+    refused = _enter_namespaces(config['uid'], config['gid'], request_fd, reply_fd)
+    layers['namespaces'] = refused is None
+    if refused and config.get('promised'):  # fail closed: no code runs without the namespaces its promises rest on
+        _refuse(reply_fd, f'the kernel refused the namespaces ({refused})', missing=['namespaces'])
     sources = _become_unprivileged(config, layers['namespaces'], reply_fd)
     layers['unprivileged_user'] = os.getuid() != 0 and os.geteuid() != 0
     try:
