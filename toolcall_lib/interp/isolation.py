@@ -303,14 +303,16 @@ _SYSCALLS = {  # machine (`os.uname().machine`) -> system call name -> number, f
         inotify_add_watch=254, unshare=272, perf_event_open=298, fanotify_init=300, fanotify_mark=301, open_by_handle_at=304,
         setns=308, process_vm_readv=310, process_vm_writev=311, finit_module=313, memfd_create=319, kexec_load=246,
         kexec_file_load=320, bpf=321, userfaultfd=323, io_uring_setup=425, io_uring_enter=426, io_uring_register=427,
-        open_tree=428, move_mount=429, fsopen=430, fsconfig=431, fsmount=432, mount_setattr=442, memfd_secret=447),
+        open_tree=428, move_mount=429, fsopen=430, fsconfig=431, fsmount=432, mount_setattr=442, memfd_secret=447,
+        personality=135, modify_ldt=154),
     'aarch64': dict(  # include/uapi/asm-generic/unistd.h
         read=63, shmget=194, socket=198, socketpair=199, msgget=186, ptrace=117, pivot_root=41, acct=89, mount=40, umount2=39,
         swapon=224, swapoff=225, reboot=142, init_module=105, delete_module=106, add_key=217, request_key=218, keyctl=219,
         inotify_add_watch=27, unshare=97, perf_event_open=241, fanotify_init=262, fanotify_mark=263, open_by_handle_at=265,
         setns=268, process_vm_readv=270, process_vm_writev=271, finit_module=273, memfd_create=279, kexec_load=104,
         kexec_file_load=294, bpf=280, userfaultfd=282, io_uring_setup=425, io_uring_enter=426, io_uring_register=427,
-        open_tree=428, move_mount=429, fsopen=430, fsconfig=431, fsmount=432, mount_setattr=442, memfd_secret=447),
+        open_tree=428, move_mount=429, fsopen=430, fsconfig=431, fsmount=432, mount_setattr=442, memfd_secret=447,
+        personality=92),  # no modify_ldt: x86 only
 }
 # the `arch` field of `struct seccomp_data` for a native call
 _AUDIT_ARCH = {'x86_64': 0xc000003e, 'aarch64': 0xc00000b7}
@@ -321,13 +323,17 @@ _SECCOMP_DENIED = (  # refused with EPERM: what the sandbox has no use for, and 
     'mount', 'umount2', 'pivot_root', 'unshare', 'setns',  # the mount view and the namespaces stay as built
     'init_module', 'finit_module', 'delete_module', 'reboot', 'swapon', 'swapoff', 'acct', 'open_by_handle_at',
     'open_tree', 'move_mount', 'fsopen', 'fsconfig', 'fsmount', 'mount_setattr',
-    'inotify_add_watch', 'fanotify_init', 'fanotify_mark')  # watches on the host's own files
+    'inotify_add_watch', 'fanotify_init', 'fanotify_mark',  # watches on the host's own files
+    'modify_ldt')  # x86's local descriptor table: old attack surface (where the machine has the call)
 _SECCOMP_SHARED_MEMORY = ('memfd_create', 'memfd_secret', 'shmget', 'msgget')  # refused where there is no memory cgroup
 _BPF_LD_W_ABS, _BPF_ALU_AND_K, _BPF_JEQ_K, _BPF_JGE_K, _BPF_RET_K = 0x20, 0x54, 0x15, 0x35, 0x06
 _SECCOMP_RET_ALLOW, _SECCOMP_RET_EPERM = 0x7fff0000, 0x00050000 | 1  # SECCOMP_RET_ERRNO | EPERM
 _PR_SET_SECCOMP, _SECCOMP_MODE_FILTER = 22, 2
 _SOCKET_FAMILIES_ALLOWED = (2, 10, 16)  # AF_INET, AF_INET6, AF_NETLINK
 _SOCK_STREAM, _SOCK_TYPE_MASK = 1, 0xf
+# personality(): a query (0xffffffff) and the harmless Linux personas only (PER_LINUX, PER_LINUX32, UNAME26): no flag
+# that weakens the process, such as ADDR_NO_RANDOMIZE (no address-space layout randomisation) or READ_IMPLIES_EXEC
+_PERSONALITIES_ALLOWED = (0x0, 0x8, 0x20000, 0x20008, 0xffffffff)
 
 class _SockFilter(ctypes.Structure):
     _fields_ = [('code', ctypes.c_uint16), ('jt', ctypes.c_uint8), ('jf', ctypes.c_uint8), ('k', ctypes.c_uint32)]
@@ -336,27 +342,35 @@ class _SockFprog(ctypes.Structure):
     _fields_ = [('len', ctypes.c_ushort), ('filter', ctypes.POINTER(_SockFilter))]
 
 # %% ../../nbs/04_interp/02_isolation.ipynb 25
+def _argument_rule(number:int, # The system call the rule is for
+                   argument:int, # Which argument it looks at (0 for the first)
+                   allowed:tuple, # The values of that argument that are allowed; any other is refused
+                   mask:int|None=None, # Bits of the argument compared (all of its low word if None)
+                  ) -> list:
+    """BPF instructions: if the call (in the accumulator) is `number`, allow it when its argument, masked, is one of
+    `allowed`, and refuse it otherwise; any other call falls through with the accumulator unchanged."""
+    deny, allow = (_BPF_RET_K, 0, 0, _SECCOMP_RET_EPERM), (_BPF_RET_K, 0, 0, _SECCOMP_RET_ALLOW)
+    body = [(_BPF_LD_W_ABS, 0, 0, 16 + 8 * argument)] + ([(_BPF_ALU_AND_K, 0, 0, mask)] if mask is not None else [])
+    body += [(_BPF_JEQ_K, len(allowed) - index, 0, value) for index, value in enumerate(allowed)]  # a match jumps to allow
+    body += [deny, allow]
+    return [(_BPF_JEQ_K, 0, len(body), number)] + body
+
 def _seccomp_program(machine:str, # the host's machine name, as in `os.uname().machine`
                      deny_shared_memory:bool=False, # also refuse memfd_create, memfd_secret, shmget and msgget (no memory cgroup)
                     ) -> list|None:
     "The BPF instructions (code, jt, jf, k) of the filter for `machine`, or None if its syscall table is unknown."
     if machine not in _SYSCALLS: return None
     numbers, arch = _SYSCALLS[machine], _AUDIT_ARCH[machine]
-    socket_call, socketpair_call = numbers['socket'], numbers['socketpair']
-    denied = tuple(numbers[name] for name in _SECCOMP_DENIED)
+    denied = tuple(numbers[name] for name in _SECCOMP_DENIED if name in numbers)
     shared_memory = tuple(numbers[name] for name in _SECCOMP_SHARED_MEMORY)
     deny, allow = (_BPF_RET_K, 0, 0, _SECCOMP_RET_EPERM), (_BPF_RET_K, 0, 0, _SECCOMP_RET_ALLOW)
     program = [(_BPF_LD_W_ABS, 0, 0, 4), (_BPF_JEQ_K, 1, 0, arch), deny,   # a foreign architecture
                (_BPF_LD_W_ABS, 0, 0, 0)]                                    # load the syscall number
     if machine == 'x86_64': program += [(_BPF_JGE_K, 0, 1, 0x40000000), deny]  # the x32 ABI
     for number in denied + (shared_memory if deny_shared_memory else ()): program += [(_BPF_JEQ_K, 0, 1, number), deny]
-    families = len(_SOCKET_FAMILIES_ALLOWED)
-    # socket(): allowed for the families in the table; then socketpair(): allowed for connected stream pairs only
-    program += [(_BPF_JEQ_K, 0, families + 2, socket_call), (_BPF_LD_W_ABS, 0, 0, 16)]  # socket(): load its family
-    program += [(_BPF_JEQ_K, families - index + 5, 0, family) for index, family in enumerate(_SOCKET_FAMILIES_ALLOWED)]
-    program += [deny]
-    program += [(_BPF_JEQ_K, 0, 4, socketpair_call), (_BPF_LD_W_ABS, 0, 0, 24),  # socketpair(): load its type
-                (_BPF_ALU_AND_K, 0, 0, _SOCK_TYPE_MASK), (_BPF_JEQ_K, 1, 0, _SOCK_STREAM), deny]
+    program += _argument_rule(numbers['socket'], 0, _SOCKET_FAMILIES_ALLOWED)  # socket(): its family
+    program += _argument_rule(numbers['socketpair'], 1, (_SOCK_STREAM,), _SOCK_TYPE_MASK)  # connected stream pairs only
+    program += _argument_rule(numbers['personality'], 0, _PERSONALITIES_ALLOWED)
     return program + [allow]
 
 def _apply_seccomp(deny_shared_memory:bool=False) -> bool:
