@@ -1,5 +1,5 @@
 """The smaller holes of issue 25 (item 5), each checked from inside a real session: seccomp refuses `personality`
-changes that weaken the process and `modify_ldt`; (more below as they are closed)."""
+changes that weaken the process and `modify_ldt`; a cgroup namespace hides the host's pid and cgroup paths."""
 import os, sys
 import pytest
 
@@ -29,3 +29,10 @@ def test_modify_ldt_is_refused(sandbox):
     # modify_ldt(0 = read, buffer, size): answered by the kernel unless refused
     assert sandbox.run('buffer = ctypes.create_string_buffer(16)\n'
                        'libc.syscall(154, 0, buffer, 16), ctypes.get_errno()').value == '(-1, 1)'
+
+
+def test_the_cgroup_view_shows_neither_host_pid_nor_host_paths(sandbox):
+    # a cgroup namespace rooted at the session's own cgroups: every hierarchy reads as "/" (it used to show, say,
+    # "4:memory:/<host path>/toolcall-sandbox-<host pid>-1")
+    lines = sandbox.run('print(open("/proc/self/cgroup").read(), end="")').output.splitlines()
+    assert lines and all(line.split(':', 2)[2] == '/' for line in lines), lines

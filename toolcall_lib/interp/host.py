@@ -319,7 +319,7 @@ def _layer_table(report:dict, limits:dict) -> tuple:
     privileges = 'no_new_privs set; capabilities dropped' if report.get('capabilities_dropped') else 'no_new_privs set'
     return (
         Layer('process', True, 'separate worker process per session; hard kill always works'),
-        Layer('namespaces', on('namespaces'), 'own user, mount, network (no interfaces), PID, IPC and UTS namespaces'),
+        Layer('namespaces', on('namespaces'), 'own user, mount, network (no interfaces), PID, IPC, UTS and cgroup namespaces'),
         Layer('filesystem', on('filesystem'), 'own root: Python, its import path and system files read-only, fresh /proc, '
               f'a small /dev; writable only {_SCRATCH} and write_paths; no other host path exists inside'),
         Layer('unprivileged_user', on('unprivileged_user'), f"runs as host uid {report.get('uid', '?')}, never root"),
@@ -353,7 +353,7 @@ _USER_NAMESPACES = ('enable user namespaces (sysctl user.max_user_namespaces > 0
                     'kernel.unprivileged_userns_clone=1 and kernel.apparmor_restrict_unprivileged_userns=0); '
                     'in Docker, run with a seccomp profile that allows unshare and clone of namespaces, or --privileged')
 _LAYER_NEEDS = {  # layer -> (the kernel feature or setting it needs, what to do where it is missing)
-    'namespaces': ('user namespaces, which bring the mount, network, PID, IPC and UTS namespaces', _USER_NAMESPACES),
+    'namespaces': ('user namespaces, which bring the mount, network, PID, IPC, UTS and cgroup namespaces', _USER_NAMESPACES),
     'filesystem': ('a mount namespace and the new mount API (open_tree, move_mount, mount_setattr: Linux 5.12+)',
                    'run Linux 5.12 or newer, with user namespaces enabled'),
     'unprivileged_user': ('a uid of its own inside a user namespace (as root, an unused uid)', _USER_NAMESPACES),

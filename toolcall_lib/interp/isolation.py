@@ -16,7 +16,7 @@ if _libc is not None:
     _libc.syscall.restype = ctypes.c_long
     _libc.mount.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_ulong, ctypes.c_char_p]
 
-_CLONE_NEWNS, _CLONE_NEWUTS, _CLONE_NEWIPC = 0x00020000, 0x04000000, 0x08000000
+_CLONE_NEWNS, _CLONE_NEWCGROUP, _CLONE_NEWUTS, _CLONE_NEWIPC = 0x00020000, 0x02000000, 0x04000000, 0x08000000
 _CLONE_NEWUSER, _CLONE_NEWPID, _CLONE_NEWNET = 0x10000000, 0x20000000, 0x40000000
 _PR_SET_PDEATHSIG, _PR_SET_DUMPABLE, _PR_SET_SECUREBITS, _PR_SET_NO_NEW_PRIVS, _PR_GET_NO_NEW_PRIVS = 1, 4, 28, 38, 39
 
@@ -35,7 +35,8 @@ def _prctl(option:int, argument:int=0) -> int:
 def _unshare(flags:int): _check(_libc.unshare(flags), 'unshare')
 
 # %% ../../nbs/04_interp/02_isolation.ipynb 8
-_SESSION_NAMESPACES = _CLONE_NEWUSER | _CLONE_NEWNS | _CLONE_NEWNET | _CLONE_NEWPID | _CLONE_NEWIPC | _CLONE_NEWUTS
+_SESSION_NAMESPACES = (_CLONE_NEWUSER | _CLONE_NEWNS | _CLONE_NEWNET | _CLONE_NEWPID | _CLONE_NEWIPC | _CLONE_NEWUTS
+                       | _CLONE_NEWCGROUP)
 
 def _write_id_maps(pid:int, # A process that has just entered a new user namespace
                    uid:int, # Host uid mapped to itself inside it (the only uid that exists there)
