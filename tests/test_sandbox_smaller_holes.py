@@ -36,3 +36,25 @@ def test_the_cgroup_view_shows_neither_host_pid_nor_host_paths(sandbox):
     # "4:memory:/<host path>/toolcall-sandbox-<host pid>-1")
     lines = sandbox.run('print(open("/proc/self/cgroup").read(), end="")').output.splitlines()
     assert lines and all(line.split(':', 2)[2] == '/' for line in lines), lines
+
+
+def test_a_cell_that_uses_up_its_descriptors_keeps_the_session():
+    # the worker's own work after the cell needs no new descriptor: the session and its state survive (the worker
+    # used to die listing /proc/self/task, and the host blamed the CPU limit)
+    with Sandbox(require_isolation=True, max_open_files=64) as box:
+        box.run('kept = 41')
+        result = box.run('held = []\nwhile True: held.append(open("/dev/null"))')
+        assert result.error.splitlines()[-1] == "OSError: [Errno 24] Too many open files: '/dev/null'", result.error
+        assert not result.state_lost and result.notes == ()
+        assert box.run('len(held) > 50, kept + 1').value == '(True, 42)'
+        assert box.run('del held; open("/dev/null").close(); "descriptors back"').value == "'descriptors back'"
+
+
+def test_a_worker_that_fails_after_a_cell_says_why():
+    # whatever breaks the worker's own work after a cell (here the cell breaks it on purpose), the result names it
+    # instead of guessing at the CPU limit
+    with Sandbox(require_isolation=True) as box:
+        result = box.run('import sys\nsys.modules["toolcall_sandbox.worker"]._end_child_processes = lambda: 1 / 0')
+        assert result.state_lost and result.error == ('SandboxError: the sandbox worker failed in its own work after the cell '
+                                                      "(ZeroDivisionError('division by zero')), so the session was restarted")
+        assert box.run('1 + 1').value == '2'

@@ -238,7 +238,7 @@ def last_word(self:_Worker, frames:list) -> dict|None:
     "The frame the worker sent just before it ended itself (`{'ended': ...}`), if its last frame is one."
     try: message = self.reader.decode(frames[-1]) if frames else {}
     except _FrameViolation: return None
-    return message if message.get('ended') in ('threads', 'window') else None
+    return message if message.get('ended') in ('threads', 'window', 'failed') else None
 
 # %% ../../nbs/04_interp/05_host.ipynb 22
 @_patch
@@ -852,6 +852,10 @@ def _run_cell(self:Sandbox, code:str, timeout:float) -> RunResult:
                               'shown (those threads could have written it)', started,
                               why=f'the cell left {threads} thread(s) running: nothing a cell starts may outlive it, so the session '
                                   'was restarted (all variables, imports and files were lost)')
+        if ended is not None and ended['ended'] == 'failed':
+            detail = ended['detail'][:300] if isinstance(ended.get('detail'), str) else 'no detail'
+            return self._lost(f'SandboxError: the sandbox worker failed in its own work after the cell ({detail}), so the '
+                              'session was restarted', started)
         if ended is not None:
             return self._lost('SandboxError: code left in the session turned a signal handler, the garbage collector or a trace '
                               'function back on while the worker was switching them off after the cell, so its reply cannot be '

@@ -4,7 +4,7 @@
 
 # %% ../../nbs/04_interp/03_worker.ipynb 3
 from __future__ import annotations
-import ast, base64, builtins, gc, io, linecache, os, select, signal, sys, threading, time, traceback, types
+import ast, base64, builtins, gc, io, linecache, os, select, signal, sys, time, traceback, types
 from .protocol import _ERROR_LENGTH_FACTOR, _IMAGE_MIMES, _MAX_OUTPUTS, _TEXT_MIMES, _FrameReader
 from .protocol import _FrameViolation, _decode_json, _pack_frame, _patch, _png_size, _write_all
 from .isolation import _SCRATCH, _cgroup_bases, _isolate, _python_read_paths, _remove_cgroup
@@ -172,11 +172,11 @@ def _end_child_processes():
 # %% ../../nbs/04_interp/03_worker.ipynb 27
 def _leftover_threads(wait:float=0.2) -> int:
     """How many threads besides this one are still running after `wait` seconds (counted by the kernel, so C threads
-    too)."""
+    too). A stat, not a directory listing: a cell that used up its descriptors leaves none to open."""
     deadline = time.monotonic() + wait
     while True:
-        others = [task for task in os.listdir('/proc/self/task') if int(task) != threading.get_native_id()]
-        if not others or time.monotonic() >= deadline: return len(others)
+        others = _thread_count() - 1
+        if not others or time.monotonic() >= deadline: return others
         time.sleep(0.005)
 
 # %% ../../nbs/04_interp/03_worker.ipynb 29
@@ -555,7 +555,11 @@ def _serve(kernel:_Kernel, # Runs one cell: `kernel.run(code, max_output) -> rep
             # say so, never die
             except Exception as exception: reply = {'error': f'{type(exception).__name__} in the sandbox kernel'}
         # threads first: one could go on starting processes
-        if not keep_background and not _leftover_threads(): _end_child_processes()
+        try:
+            if not keep_background and not _leftover_threads(): _end_child_processes()
+        except Exception as exception:  # say why, rather than die without a word
+            _write_all(reply_fd, _pack_frame({'id': request.get('id'), 'ended': 'failed', 'detail': repr(exception)[:300]}))
+            _os_exit(1)
         saved, held = _shut_window()
         threads = 0 if keep_background else _thread_count() - 1
         # the only way to stop a thread; as PID 1, every process of the namespace dies with the worker
