@@ -238,7 +238,7 @@ def last_word(self:_Worker, frames:list) -> dict|None:
     "The frame the worker sent just before it ended itself (`{'ended': ...}`), if its last frame is one."
     try: message = self.reader.decode(frames[-1]) if frames else {}
     except _FrameViolation: return None
-    return message if message.get('ended') in ('threads', 'window') else None
+    return message if message.get('ended') in ('threads', 'window', 'failed') else None
 
 # %% ../../nbs/04_interp/05_host.ipynb 22
 @_patch
@@ -319,7 +319,7 @@ def _layer_table(report:dict, limits:dict) -> tuple:
     privileges = 'no_new_privs set; capabilities dropped' if report.get('capabilities_dropped') else 'no_new_privs set'
     return (
         Layer('process', True, 'separate worker process per session; hard kill always works'),
-        Layer('namespaces', on('namespaces'), 'own user, mount, network (no interfaces), PID, IPC and UTS namespaces'),
+        Layer('namespaces', on('namespaces'), 'own user, mount, network (no interfaces), PID, IPC, UTS and cgroup namespaces'),
         Layer('filesystem', on('filesystem'), 'own root: Python, its import path and system files read-only, fresh /proc, '
               f'a small /dev; writable only {_SCRATCH} and write_paths; no other host path exists inside'),
         Layer('unprivileged_user', on('unprivileged_user'), f"runs as host uid {report.get('uid', '?')}, never root"),
@@ -348,6 +348,45 @@ def _layer_table(report:dict, limits:dict) -> tuple:
     )
 
 # %% ../../nbs/04_interp/05_host.ipynb 28
+_PROMISED_LAYERS = ('namespaces', 'filesystem', 'unprivileged_user', 'background', 'memory', 'processes')
+_USER_NAMESPACES = ('enable user namespaces (sysctl user.max_user_namespaces > 0; on Debian and Ubuntu also '
+                    'kernel.unprivileged_userns_clone=1 and kernel.apparmor_restrict_unprivileged_userns=0); '
+                    'in Docker, run with a seccomp profile that allows unshare and clone of namespaces, or --privileged')
+_LAYER_NEEDS = {  # layer -> (the kernel feature or setting it needs, what to do where it is missing)
+    'namespaces': ('user namespaces, which bring the mount, network, PID, IPC, UTS and cgroup namespaces', _USER_NAMESPACES),
+    'filesystem': ('a mount namespace and the new mount API (open_tree, move_mount, mount_setattr: Linux 5.12+)',
+                   'run Linux 5.12 or newer, with user namespaces enabled'),
+    'unprivileged_user': ('a uid of its own inside a user namespace (as root, an unused uid)', _USER_NAMESPACES),
+    'nested_namespaces': ("the session's own user namespace, whose max_*_namespaces limits it sets to 0", _USER_NAMESPACES),
+    'landlock_fs': ('Landlock (Linux 5.13+), listed in the lsm= boot parameter', 'run a newer kernel, or add landlock to lsm='),
+    'landlock_net': ('Landlock ABI 4 (Linux 6.7+)', 'run Linux 6.7 or newer with Landlock enabled'),
+    'landlock_scope': ('Landlock ABI 6 (Linux 6.12+)', 'run Linux 6.12 or newer with Landlock enabled'),
+    'seccomp': ('seccomp filters on x86_64 or aarch64', 'run on x86_64 or aarch64 with CONFIG_SECCOMP_FILTER'),
+    'memory': ('a memory cgroup (the host as root) or, without root, seccomp and RLIMIT_AS',
+               'run the host as root with a writable cgroup hierarchy, or enable seccomp'),
+    'processes': ("a pids cgroup (the host as root) or RLIMIT_NPROC in the session's own user namespace",
+                  'run the host as root, or enable user namespaces'),
+    'background': ('the worker as PID 1 of its own PID namespace, which takes every process of a cell with it',
+                   _USER_NAMESPACES),
+    'replies': ("the worker's /proc/<pid>/syscall, readable by the host", 'run a kernel that shows it (most do)'),
+}
+
+def _missing_layers_message(missing:list, # The layers that are missing
+                            reason:str='', # What the worker said, where it refused to start
+                            keep_background:bool=False, # Whether the caller gave up the background layer by name
+                            strict:bool=False, # Whether `require_isolation=True` asked for every layer
+                           ) -> str:
+    "Why a session does not start: each missing layer, what it needs, and what to do."
+    lines = [f'isolation layers missing on this system: {", ".join(missing)}' + (f' ({reason})' if reason else '')]
+    for name in missing:
+        if name == 'background' and keep_background: lines.append('- background: keep_background=True gives it up'); continue
+        need, fix = _LAYER_NEEDS.get(name, ('the setup the worker reports', 'see Sandbox.status()'))
+        lines.append(f'- {name}: needs {need}; {fix}')
+    if strict: lines.append('or pass require_isolation=False to run with only the layers that carry its promises')
+    else: lines.append("or pass isolation='partial' to run without them (the code may then reach what they keep out)")
+    return '\n'.join(lines)
+
+# %% ../../nbs/04_interp/05_host.ipynb 31
 _WORKER_MODULES = ('protocol', 'isolation', 'worker')  # everything that runs inside, in the order they are loaded
 _BOOTSTRAP = ("import builtins, sys, types, importlib.machinery as machinery\n"
               "package = types.ModuleType('toolcall_sandbox'); package.__path__ = []; sys.modules['toolcall_sandbox'] = package\n"
@@ -385,7 +424,7 @@ def _jpeg_size(data:bytes) -> tuple:
         position += 2 + int.from_bytes(data[position + 2:position + 4], 'big')
     return (0, 0)
 
-# %% ../../nbs/04_interp/05_host.ipynb 29
+# %% ../../nbs/04_interp/05_host.ipynb 32
 def _image(mime:str, encoded:str) -> Image|None:
     "An `Image` from untrusted base64 data, if it decodes and its header gives a size."
     try: data = base64.b64decode(encoded, validate=True)
@@ -427,7 +466,7 @@ def _outputs(message:dict, limit:int, max_images:int=8) -> tuple:
         else: raise _FrameViolation(f'unknown output type {kind!r}')
     return tuple(clean), tuple(images)
 
-# %% ../../nbs/04_interp/05_host.ipynb 33
+# %% ../../nbs/04_interp/05_host.ipynb 36
 class _Template:
     "The host's handle on its template process, which forks new sandbox sessions."
     def __init__(self): self.lock, self.process, self.control, self.owner = threading.Lock(), None, None, None
@@ -467,7 +506,7 @@ class _Template:
 _template = _Template()
 atexit.register(_template.close)
 
-# %% ../../nbs/04_interp/05_host.ipynb 34
+# %% ../../nbs/04_interp/05_host.ipynb 37
 _MAX_CODE_CHARACTERS = 1_000_000  # a request frame stays far below the worker's frame limit
 _MAX_CONFIG_BYTES = 1 << 20  # the settings frame (mostly `env`)
 _MAX_SHARED_PATHS = 64
@@ -513,7 +552,7 @@ def _close_shared(shared:list):
         except OSError: pass
     shared.clear()
 
-# %% ../../nbs/04_interp/05_host.ipynb 35
+# %% ../../nbs/04_interp/05_host.ipynb 38
 class Sandbox:
     "A persistent, isolated Python session (like a notebook kernel) for running untrusted code."
     def __init__(self,
@@ -534,12 +573,16 @@ class Sandbox:
                  disk_mb:int=1024, # Size of the scratch directory (a tmpfs), in MiB
                  max_files:int=65_536, # Files and directories the scratch directory may hold
                  keep_background:bool=False, # Let processes and threads a cell starts run on after it (its results can then be forged)
+                 isolation:str='full', # 'full': refuse to start unless every promise holds; 'partial': run with what the kernel offers
                 ):
         if sys.platform != 'linux':
             raise IsolationError(f'the sandbox is built from Linux kernel features and cannot run on {sys.platform}; '
                                  'use run_python_here for trusted code, or run on Linux')
         self.timeout, self.max_output, self.grace, self.require_isolation = timeout, max_output, grace, require_isolation
         self.max_timeout, self.keep_background = max_timeout, keep_background
+        if isolation not in ('full', 'partial'): raise ValueError(f"isolation must be 'full' or 'partial', not {isolation!r}")
+        if isolation == 'partial' and require_isolation: raise ValueError("require_isolation=True asks for more than isolation='full'")
+        self.isolation = isolation
         self.limits = dict(memory_mb=memory_mb, cpu_seconds=cpu_seconds, max_processes=max_processes,
                            max_file_mb=max_file_mb, max_open_files=max_open_files, disk_mb=disk_mb, max_files=max_files)
         # a tmpfs of size=0 or nr_inodes=0 has *no* limit: 0 must not mean "unlimited"
@@ -597,7 +640,7 @@ class Sandbox:
         state = 'closed' if self._closed else f'pid {self._worker.pid}'
         return f'Sandbox({state}, timeout={self.timeout}, isolated={not self._closed and self.status().fully_isolated})'
 
-# %% ../../nbs/04_interp/05_host.ipynb 37
+# %% ../../nbs/04_interp/05_host.ipynb 40
 @_patch
 def _ids(self:Sandbox) -> tuple:
     "(uid, gid) the code runs as: the host's own, or an unused unprivileged pair when the host is root."
@@ -611,7 +654,8 @@ def _config(self:Sandbox, cgroups:dict) -> dict:
                'RLIMIT_CORE': 0, 'RLIMIT_NPROC': None if 'pids' in cgroups else self.limits['max_processes']}
     return {'uid': uid, 'gid': gid, 'cgroups': cgroups, 'rlimits': rlimits, 'env': self._environment(),
             'disk_mb': self.limits['disk_mb'], 'max_files': self.limits['max_files'],
-            'shared': [entry.config() for entry in self._shared], 'keep_background': self.keep_background}
+            'shared': [entry.config() for entry in self._shared], 'keep_background': self.keep_background,
+            'promised': self.isolation == 'full'}
 
 @_patch
 def _environment(self:Sandbox) -> dict:
@@ -619,7 +663,7 @@ def _environment(self:Sandbox) -> dict:
             'MPLBACKEND': 'Agg', 'MPLCONFIGDIR': f'{_SCRATCH}/.matplotlib',
             'OPENBLAS_NUM_THREADS': '1', 'OMP_NUM_THREADS': '1', 'MKL_NUM_THREADS': '1', **self.env}
 
-# %% ../../nbs/04_interp/05_host.ipynb 39
+# %% ../../nbs/04_interp/05_host.ipynb 42
 @_patch
 def _start(self:Sandbox):
     worker = self._worker
@@ -651,21 +695,25 @@ def _start(self:Sandbox):
         raise
     if not ready.get('ready'):
         worker.stop()
-        raise SandboxError(str(ready.get('fatal', 'the sandbox worker failed to start'))[:2000])
+        fatal, missing = str(ready.get('fatal', 'the sandbox worker failed to start'))[:2000], ready.get('missing')
+        if isinstance(missing, list) and missing and all(isinstance(name, str) for name in missing):
+            raise IsolationError(_missing_layers_message(missing[:len(_LAYER_NEEDS)], fatal))
+        raise SandboxError(fatal)
     worker.layers = ready.get('layers') if isinstance(ready.get('layers'), dict) else {}
     # sent before any cell ran: the worker's own numbers for its pipes
     inside = (ready.get('request_fd'), ready.get('reply_fd'))
     worker.layers['replies'] = all(isinstance(fd, int) for fd in inside) and worker.watch(inside, deadline)
     worker.scratch_fd = self._open_scratch(worker)
     missing = self.status().missing
-    if missing and self.require_isolation:
+    promised = [name for name in _PROMISED_LAYERS if not (name == 'background' and self.keep_background)]
+    refused = missing if self.require_isolation else [name for name in missing if name in promised and self.isolation == 'full']
+    if refused:
         worker.stop()
-        advice = ('keep_background=True gives up the background layer' if missing == ['background'] else
-                  'run on a Linux kernel with user namespaces, the new mount API (5.12+), Landlock and /proc/<pid>/syscall')
-        raise IsolationError(f'isolation layers missing on this system: {", ".join(missing)}; {advice}, or pass require_isolation=False')
+        raise IsolationError(_missing_layers_message(refused, keep_background=self.keep_background,
+                                                     strict=bool(self.require_isolation)))
     if missing: warnings.warn(f'sandbox running without: {", ".join(missing)}', IsolationWarning, stacklevel=3)
 
-# %% ../../nbs/04_interp/05_host.ipynb 41
+# %% ../../nbs/04_interp/05_host.ipynb 44
 @_patch
 def status(self:Sandbox) -> SandboxStatus:
     "Which isolation layers this session has, as reported by the worker."
@@ -692,7 +740,7 @@ def _check_usable(self:Sandbox):
                            'this process\'s to use; create a new Sandbox here')
     if self._closed: raise SandboxClosedError('this sandbox is closed; create a new Sandbox')
 
-# %% ../../nbs/04_interp/05_host.ipynb 43
+# %% ../../nbs/04_interp/05_host.ipynb 46
 @_patch
 def reset(self:Sandbox):
     "Discard all state: kill the worker and start a fresh one with an empty scratch directory."
@@ -719,7 +767,7 @@ def close(self:Sandbox):
         self._shared_finalizer()
     finally: self._lock.release()
 
-# %% ../../nbs/04_interp/05_host.ipynb 45
+# %% ../../nbs/04_interp/05_host.ipynb 48
 @_patch
 def _lost(self:Sandbox, message:str, started:float, timed_out:bool=False,
           why:str='the session was restarted: all variables, imports and files were lost') -> RunResult:
@@ -757,7 +805,7 @@ def _run(self:Sandbox, code:str, timeout:float) -> RunResult:
         try: return self._run_cell(code, timeout)
         finally: self._running = False
 
-# %% ../../nbs/04_interp/05_host.ipynb 47
+# %% ../../nbs/04_interp/05_host.ipynb 50
 @_patch
 def _run_cell(self:Sandbox, code:str, timeout:float) -> RunResult:
     started = time.monotonic()
@@ -804,6 +852,10 @@ def _run_cell(self:Sandbox, code:str, timeout:float) -> RunResult:
                               'shown (those threads could have written it)', started,
                               why=f'the cell left {threads} thread(s) running: nothing a cell starts may outlive it, so the session '
                                   'was restarted (all variables, imports and files were lost)')
+        if ended is not None and ended['ended'] == 'failed':
+            detail = ended['detail'][:300] if isinstance(ended.get('detail'), str) else 'no detail'
+            return self._lost(f'SandboxError: the sandbox worker failed in its own work after the cell ({detail}), so the '
+                              'session was restarted', started)
         if ended is not None:
             return self._lost('SandboxError: code left in the session turned a signal handler, the garbage collector or a trace '
                               'function back on while the worker was switching them off after the cell, so its reply cannot be '
@@ -823,7 +875,7 @@ def _run_cell(self:Sandbox, code:str, timeout:float) -> RunResult:
     except _FrameViolation as exception:
         return self._lost(f'SandboxError: the sandbox sent an invalid reply ({exception})', started)
 
-# %% ../../nbs/04_interp/05_host.ipynb 49
+# %% ../../nbs/04_interp/05_host.ipynb 52
 @_patch
 def _result(self:Sandbox, reply:dict, timed_out:bool, timeout:float, started:float, interjected:int=0) -> RunResult:
     limit = self.max_output
@@ -853,7 +905,7 @@ def _result(self:Sandbox, reply:dict, timed_out:bool, timeout:float, started:flo
     return RunResult(output, value, error, images, tuple(notes), timed_out, bool(interjected), time.monotonic() - started,
                      outputs)
 
-# %% ../../nbs/04_interp/05_host.ipynb 51
+# %% ../../nbs/04_interp/05_host.ipynb 54
 @_patch
 def _directory_fd(self:Sandbox, name:str) -> tuple:
     "(directory fd, path relative to it) for `name`: relative names are in scratch, absolute ones in a write path."
@@ -882,7 +934,7 @@ def read_file(self:Sandbox,
         # never more than the code itself may read
         with _FileSystemIds(*self._ids()): return _read_regular_file(directory, relative, limit, self._ids())
 
-# %% ../../nbs/04_interp/05_host.ipynb 52
+# %% ../../nbs/04_interp/05_host.ipynb 55
 @_patch
 def write_file(self:Sandbox,
                name:str, # A path relative to scratch (its directory must exist)

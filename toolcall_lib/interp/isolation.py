@@ -16,7 +16,7 @@ if _libc is not None:
     _libc.syscall.restype = ctypes.c_long
     _libc.mount.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_ulong, ctypes.c_char_p]
 
-_CLONE_NEWNS, _CLONE_NEWUTS, _CLONE_NEWIPC = 0x00020000, 0x04000000, 0x08000000
+_CLONE_NEWNS, _CLONE_NEWCGROUP, _CLONE_NEWUTS, _CLONE_NEWIPC = 0x00020000, 0x02000000, 0x04000000, 0x08000000
 _CLONE_NEWUSER, _CLONE_NEWPID, _CLONE_NEWNET = 0x10000000, 0x20000000, 0x40000000
 _PR_SET_PDEATHSIG, _PR_SET_DUMPABLE, _PR_SET_SECUREBITS, _PR_SET_NO_NEW_PRIVS, _PR_GET_NO_NEW_PRIVS = 1, 4, 28, 38, 39
 
@@ -35,7 +35,8 @@ def _prctl(option:int, argument:int=0) -> int:
 def _unshare(flags:int): _check(_libc.unshare(flags), 'unshare')
 
 # %% ../../nbs/04_interp/02_isolation.ipynb 8
-_SESSION_NAMESPACES = _CLONE_NEWUSER | _CLONE_NEWNS | _CLONE_NEWNET | _CLONE_NEWPID | _CLONE_NEWIPC | _CLONE_NEWUTS
+_SESSION_NAMESPACES = (_CLONE_NEWUSER | _CLONE_NEWNS | _CLONE_NEWNET | _CLONE_NEWPID | _CLONE_NEWIPC | _CLONE_NEWUTS
+                       | _CLONE_NEWCGROUP)
 
 def _write_id_maps(pid:int, # A process that has just entered a new user namespace
                    uid:int, # Host uid mapped to itself inside it (the only uid that exists there)
@@ -303,14 +304,16 @@ _SYSCALLS = {  # machine (`os.uname().machine`) -> system call name -> number, f
         inotify_add_watch=254, unshare=272, perf_event_open=298, fanotify_init=300, fanotify_mark=301, open_by_handle_at=304,
         setns=308, process_vm_readv=310, process_vm_writev=311, finit_module=313, memfd_create=319, kexec_load=246,
         kexec_file_load=320, bpf=321, userfaultfd=323, io_uring_setup=425, io_uring_enter=426, io_uring_register=427,
-        open_tree=428, move_mount=429, fsopen=430, fsconfig=431, fsmount=432, mount_setattr=442, memfd_secret=447),
+        open_tree=428, move_mount=429, fsopen=430, fsconfig=431, fsmount=432, mount_setattr=442, memfd_secret=447,
+        personality=135, modify_ldt=154),
     'aarch64': dict(  # include/uapi/asm-generic/unistd.h
         read=63, shmget=194, socket=198, socketpair=199, msgget=186, ptrace=117, pivot_root=41, acct=89, mount=40, umount2=39,
         swapon=224, swapoff=225, reboot=142, init_module=105, delete_module=106, add_key=217, request_key=218, keyctl=219,
         inotify_add_watch=27, unshare=97, perf_event_open=241, fanotify_init=262, fanotify_mark=263, open_by_handle_at=265,
         setns=268, process_vm_readv=270, process_vm_writev=271, finit_module=273, memfd_create=279, kexec_load=104,
         kexec_file_load=294, bpf=280, userfaultfd=282, io_uring_setup=425, io_uring_enter=426, io_uring_register=427,
-        open_tree=428, move_mount=429, fsopen=430, fsconfig=431, fsmount=432, mount_setattr=442, memfd_secret=447),
+        open_tree=428, move_mount=429, fsopen=430, fsconfig=431, fsmount=432, mount_setattr=442, memfd_secret=447,
+        personality=92),  # no modify_ldt: x86 only
 }
 # the `arch` field of `struct seccomp_data` for a native call
 _AUDIT_ARCH = {'x86_64': 0xc000003e, 'aarch64': 0xc00000b7}
@@ -321,13 +324,17 @@ _SECCOMP_DENIED = (  # refused with EPERM: what the sandbox has no use for, and 
     'mount', 'umount2', 'pivot_root', 'unshare', 'setns',  # the mount view and the namespaces stay as built
     'init_module', 'finit_module', 'delete_module', 'reboot', 'swapon', 'swapoff', 'acct', 'open_by_handle_at',
     'open_tree', 'move_mount', 'fsopen', 'fsconfig', 'fsmount', 'mount_setattr',
-    'inotify_add_watch', 'fanotify_init', 'fanotify_mark')  # watches on the host's own files
+    'inotify_add_watch', 'fanotify_init', 'fanotify_mark',  # watches on the host's own files
+    'modify_ldt')  # x86's local descriptor table: old attack surface (where the machine has the call)
 _SECCOMP_SHARED_MEMORY = ('memfd_create', 'memfd_secret', 'shmget', 'msgget')  # refused where there is no memory cgroup
 _BPF_LD_W_ABS, _BPF_ALU_AND_K, _BPF_JEQ_K, _BPF_JGE_K, _BPF_RET_K = 0x20, 0x54, 0x15, 0x35, 0x06
 _SECCOMP_RET_ALLOW, _SECCOMP_RET_EPERM = 0x7fff0000, 0x00050000 | 1  # SECCOMP_RET_ERRNO | EPERM
 _PR_SET_SECCOMP, _SECCOMP_MODE_FILTER = 22, 2
 _SOCKET_FAMILIES_ALLOWED = (2, 10, 16)  # AF_INET, AF_INET6, AF_NETLINK
 _SOCK_STREAM, _SOCK_TYPE_MASK = 1, 0xf
+# personality(): a query (0xffffffff) and the harmless Linux personas only (PER_LINUX, PER_LINUX32, UNAME26): no flag
+# that weakens the process, such as ADDR_NO_RANDOMIZE (no address-space layout randomisation) or READ_IMPLIES_EXEC
+_PERSONALITIES_ALLOWED = (0x0, 0x8, 0x20000, 0x20008, 0xffffffff)
 
 class _SockFilter(ctypes.Structure):
     _fields_ = [('code', ctypes.c_uint16), ('jt', ctypes.c_uint8), ('jf', ctypes.c_uint8), ('k', ctypes.c_uint32)]
@@ -336,27 +343,35 @@ class _SockFprog(ctypes.Structure):
     _fields_ = [('len', ctypes.c_ushort), ('filter', ctypes.POINTER(_SockFilter))]
 
 # %% ../../nbs/04_interp/02_isolation.ipynb 25
+def _argument_rule(number:int, # The system call the rule is for
+                   argument:int, # Which argument it looks at (0 for the first)
+                   allowed:tuple, # The values of that argument that are allowed; any other is refused
+                   mask:int|None=None, # Bits of the argument compared (all of its low word if None)
+                  ) -> list:
+    """BPF instructions: if the call (in the accumulator) is `number`, allow it when its argument, masked, is one of
+    `allowed`, and refuse it otherwise; any other call falls through with the accumulator unchanged."""
+    deny, allow = (_BPF_RET_K, 0, 0, _SECCOMP_RET_EPERM), (_BPF_RET_K, 0, 0, _SECCOMP_RET_ALLOW)
+    body = [(_BPF_LD_W_ABS, 0, 0, 16 + 8 * argument)] + ([(_BPF_ALU_AND_K, 0, 0, mask)] if mask is not None else [])
+    body += [(_BPF_JEQ_K, len(allowed) - index, 0, value) for index, value in enumerate(allowed)]  # a match jumps to allow
+    body += [deny, allow]
+    return [(_BPF_JEQ_K, 0, len(body), number)] + body
+
 def _seccomp_program(machine:str, # the host's machine name, as in `os.uname().machine`
                      deny_shared_memory:bool=False, # also refuse memfd_create, memfd_secret, shmget and msgget (no memory cgroup)
                     ) -> list|None:
     "The BPF instructions (code, jt, jf, k) of the filter for `machine`, or None if its syscall table is unknown."
     if machine not in _SYSCALLS: return None
     numbers, arch = _SYSCALLS[machine], _AUDIT_ARCH[machine]
-    socket_call, socketpair_call = numbers['socket'], numbers['socketpair']
-    denied = tuple(numbers[name] for name in _SECCOMP_DENIED)
+    denied = tuple(numbers[name] for name in _SECCOMP_DENIED if name in numbers)
     shared_memory = tuple(numbers[name] for name in _SECCOMP_SHARED_MEMORY)
     deny, allow = (_BPF_RET_K, 0, 0, _SECCOMP_RET_EPERM), (_BPF_RET_K, 0, 0, _SECCOMP_RET_ALLOW)
     program = [(_BPF_LD_W_ABS, 0, 0, 4), (_BPF_JEQ_K, 1, 0, arch), deny,   # a foreign architecture
                (_BPF_LD_W_ABS, 0, 0, 0)]                                    # load the syscall number
     if machine == 'x86_64': program += [(_BPF_JGE_K, 0, 1, 0x40000000), deny]  # the x32 ABI
     for number in denied + (shared_memory if deny_shared_memory else ()): program += [(_BPF_JEQ_K, 0, 1, number), deny]
-    families = len(_SOCKET_FAMILIES_ALLOWED)
-    # socket(): allowed for the families in the table; then socketpair(): allowed for connected stream pairs only
-    program += [(_BPF_JEQ_K, 0, families + 2, socket_call), (_BPF_LD_W_ABS, 0, 0, 16)]  # socket(): load its family
-    program += [(_BPF_JEQ_K, families - index + 5, 0, family) for index, family in enumerate(_SOCKET_FAMILIES_ALLOWED)]
-    program += [deny]
-    program += [(_BPF_JEQ_K, 0, 4, socketpair_call), (_BPF_LD_W_ABS, 0, 0, 24),  # socketpair(): load its type
-                (_BPF_ALU_AND_K, 0, 0, _SOCK_TYPE_MASK), (_BPF_JEQ_K, 1, 0, _SOCK_STREAM), deny]
+    program += _argument_rule(numbers['socket'], 0, _SOCKET_FAMILIES_ALLOWED)  # socket(): its family
+    program += _argument_rule(numbers['socketpair'], 1, (_SOCK_STREAM,), _SOCK_TYPE_MASK)  # connected stream pairs only
+    program += _argument_rule(numbers['personality'], 0, _PERSONALITIES_ALLOWED)
     return program + [allow]
 
 def _apply_seccomp(deny_shared_memory:bool=False) -> bool:
@@ -482,9 +497,10 @@ def _remove_cgroup(path:str|None):
 # %% ../../nbs/04_interp/02_isolation.ipynb 42
 def _refuse(reply_fd:int, # Pipe end the host reads the session's report from
             message:str, # Why the session cannot start
+            missing:tuple=(), # The layers the kernel would not give, where that is why
            ):
     "Tell the host why the session cannot start, and exit."
-    _write_all(reply_fd, _pack_frame({'fatal': message}))
+    _write_all(reply_fd, _pack_frame({'fatal': message, 'missing': list(missing)}))
     os._exit(1)
 
 def _reap_and_exit(child:int, # The one child this process stays behind for
@@ -513,8 +529,9 @@ def _join_cgroups(cgroups:dict, # kind ('pids', 'memory') -> path of the cgroup 
 # %% ../../nbs/04_interp/02_isolation.ipynb 46
 def _enter_namespaces(uid:int, gid:int, # The session's ids, mapped to themselves inside
                       request_fd:int, reply_fd:int, # The session's pipe ends (the parent that stays outside closes them)
-                     ) -> bool:
-    "Unshare every namespace of the session in a child, its id maps written by the parent; only the child returns."
+                     ) -> str|None:
+    """Unshare every namespace of the session in a child, its id maps written by the parent; only the child returns:
+    None, or why the kernel refused the namespaces."""
     unshared_read, unshared_write = os.pipe()
     mapped_read, mapped_write = os.pipe()
     child = os.fork()
@@ -528,15 +545,17 @@ def _enter_namespaces(uid:int, gid:int, # The session's ids, mapped to themselve
     os.close(unshared_read); os.close(mapped_write)
     try:
         _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
-        if os.geteuid() == 0: os.setgroups([])  # root's supplementary groups would stay host groups inside
+        # root's supplementary groups would stay host groups inside
+        if os.geteuid() == 0: _check(_libc.setgroups(0, None), 'setgroups')
         _unshare(_SESSION_NAMESPACES)
-        unshared = True
-    except OSError: unshared = False
+        refused = None
+    except OSError as error: refused = str(error)
+    unshared = refused is None
     os.write(unshared_write, b'1' if unshared else b'0'); os.close(unshared_write)
     mapped = os.read(mapped_read, 1) == b'1'; os.close(mapped_read)
     if unshared and not mapped:
         _refuse(reply_fd, f"sandbox setup failed: {OSError('could not write the uid and gid maps of the user namespace')!r}")
-    return unshared
+    return refused
 
 # %% ../../nbs/04_interp/02_isolation.ipynb 48
 def _become_unprivileged(config:dict, # The session's settings: uid, gid, shared paths
@@ -613,7 +632,10 @@ def _isolate(config:dict, # The session's settings (from the host's first frame)
             ) -> tuple:
     "Apply every layer to this process, in order; return `(layers, host_pid)` in the worker."
     layers = _join_cgroups(config['cgroups'])
-    layers['namespaces'] = _enter_namespaces(config['uid'], config['gid'], request_fd, reply_fd)
+    refused = _enter_namespaces(config['uid'], config['gid'], request_fd, reply_fd)
+    layers['namespaces'] = refused is None
+    if refused and config.get('promised'):  # fail closed: no code runs without the namespaces its promises rest on
+        _refuse(reply_fd, f'the kernel refused the namespaces ({refused})', missing=['namespaces'])
     sources = _become_unprivileged(config, layers['namespaces'], reply_fd)
     layers['unprivileged_user'] = os.getuid() != 0 and os.geteuid() != 0
     try:

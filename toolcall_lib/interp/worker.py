@@ -4,7 +4,7 @@
 
 # %% ../../nbs/04_interp/03_worker.ipynb 3
 from __future__ import annotations
-import ast, base64, builtins, gc, io, linecache, os, select, signal, sys, threading, time, traceback, types
+import ast, base64, builtins, gc, io, linecache, os, select, signal, sys, time, traceback, types
 from .protocol import _ERROR_LENGTH_FACTOR, _IMAGE_MIMES, _MAX_OUTPUTS, _TEXT_MIMES, _FrameReader
 from .protocol import _FrameViolation, _decode_json, _pack_frame, _patch, _png_size, _write_all
 from .isolation import _SCRATCH, _cgroup_bases, _isolate, _python_read_paths, _remove_cgroup
@@ -172,11 +172,11 @@ def _end_child_processes():
 # %% ../../nbs/04_interp/03_worker.ipynb 27
 def _leftover_threads(wait:float=0.2) -> int:
     """How many threads besides this one are still running after `wait` seconds (counted by the kernel, so C threads
-    too)."""
+    too). A stat, not a directory listing: a cell that used up its descriptors leaves none to open."""
     deadline = time.monotonic() + wait
     while True:
-        others = [task for task in os.listdir('/proc/self/task') if int(task) != threading.get_native_id()]
-        if not others or time.monotonic() >= deadline: return len(others)
+        others = _thread_count() - 1
+        if not others or time.monotonic() >= deadline: return others
         time.sleep(0.005)
 
 # %% ../../nbs/04_interp/03_worker.ipynb 29
@@ -284,13 +284,22 @@ def _shell_class():
             if self.shell.outputs is not None: self.shell.outputs.clear()
 
     class UncreatedProfile(ProfileDir):
-        "A profile directory that is named but never created: the shell writes no config or history files."
+        """A profile directory that is named but never created: the shell writes no config or history files. (The
+        template makes its shell outside any sandbox: a directory IPython made there would be made on the host.)"""
+        # plain methods in place of ProfileDir's trait observers, each of which would create a directory
+        def _location_changed(self, change): pass
+        def check_security_dir(self, change=None): pass
+        def check_log_dir(self, change=None): pass
+        def check_pid_dir(self, change=None): pass
+        def check_startup_dir(self, change=None): pass
         def check_dirs(self): pass
 
     class SandboxShell(InteractiveShell):
         "An IPython shell whose outputs, errors and shell escapes stay in the running cell's outputs."
         displayhook_class, display_pub_class, profile_class = ResultHook, Publisher, UncreatedProfile
         outputs = None  # the `_CellOutputs` of the running cell
+
+        def _ipython_dir_changed(self, change): pass  # InteractiveShell's observer would create `ipython_dir`
 
         def showtraceback(self, exc_tuple=None, filename=None, tb_offset=None, exception_only=False, running_compiled_code=False):
             try: _, exception, _ = self._get_exc_info(exc_tuple)
@@ -468,9 +477,8 @@ def _warm_up_shell():
     shell.outputs, saved = _CellOutputs(100), (sys.stdout, sys.stderr)
     sys.stdout, sys.stderr = _CellStream('stdout', shell), _CellStream('stderr', shell)
     try:
-        # cheap: %time would
+        # cheap: %time would cost 70 ms, `shell.reset()` 60 ms; so no history, and an undo by hand
         for cell in ('1 + 1', 'print(1)', 'from IPython.display import display; display(1)', '1/0', 'f('):
-            # cost 70 ms, `shell.reset()` 60 ms; so no history, and an undo by hand
             shell.run_cell(cell, store_history=False)
     finally: sys.stdout, sys.stderr = saved
     for name in set(shell.user_ns) - names: del shell.user_ns[name]
@@ -547,7 +555,11 @@ def _serve(kernel:_Kernel, # Runs one cell: `kernel.run(code, max_output) -> rep
             # say so, never die
             except Exception as exception: reply = {'error': f'{type(exception).__name__} in the sandbox kernel'}
         # threads first: one could go on starting processes
-        if not keep_background and not _leftover_threads(): _end_child_processes()
+        try:
+            if not keep_background and not _leftover_threads(): _end_child_processes()
+        except Exception as exception:  # say why, rather than die without a word
+            _write_all(reply_fd, _pack_frame({'id': request.get('id'), 'ended': 'failed', 'detail': repr(exception)[:300]}))
+            _os_exit(1)
         saved, held = _shut_window()
         threads = 0 if keep_background else _thread_count() - 1
         # the only way to stop a thread; as PID 1, every process of the namespace dies with the worker
