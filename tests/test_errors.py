@@ -26,17 +26,7 @@ def public_exceptions(module) -> dict:
             if isinstance(value, type) and issubclass(value, BaseException) and not issubclass(value, Warning)
             and value.__module__.startswith('toolcall_lib')}   # not a re-exported built-in or third-party class
 
-# Modules whose owners move their exceptions under the root in their own branches (wip/interp, wip/loop).
-# strict: once those branches are merged these pass, and the mark must go (an unexpected pass fails the run).
-IN_ANOTHER_BRANCH = {'toolcall_lib.interp': 'interp', 'toolcall_lib.loop': 'loop'}
-
-def _module_param(name:str):
-    if name in IN_ANOTHER_BRANCH:
-        reason = f'{name} joins the tree in the {IN_ANOTHER_BRANCH[name]} branch; remove this mark when it is merged'
-        return pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=reason))
-    return name
-
-@pytest.mark.parametrize('module_name', [_module_param(name) for name in package_modules()])
+@pytest.mark.parametrize('module_name', package_modules())
 def test_public_exceptions_derive_from_the_root(module_name):
     module = importlib.import_module(module_name)
     outside = sorted(f'{name} ({", ".join(base.__name__ for base in value.__mro__[1:-1])})'
@@ -75,8 +65,7 @@ def test_the_drawn_tree_matches_the_classes():
         name, builtin = match.group(2), match.group(3)
         parents[depth:] = [name]
         cls = exceptions.get(name)
-        if cls is None: continue   # a class of a module another branch is still changing: the naming test reports it
-        if cls.__module__ in IN_ANOTHER_BRANCH: continue   # its place under the root is the marked test's
+        if cls is None: continue   # a drawn name with no class: the naming test reports it
         if depth and parents[depth - 1] in exceptions and not issubclass(cls, exceptions[parents[depth - 1]]):
             wrong.append(f'{name} is drawn under {parents[depth - 1]}')
         if builtin and not issubclass(cls, getattr(__builtins__, builtin, None) or __builtins__[builtin]):
