@@ -578,33 +578,15 @@ class Sandbox:
         if sys.platform != 'linux':
             raise IsolationError(f'the sandbox is built from Linux kernel features and cannot run on {sys.platform}; '
                                  'use run_python_here for trusted code, or run on Linux')
-        self.timeout, self.max_output, self.grace, self.require_isolation = timeout, max_output, grace, require_isolation
-        self.max_timeout, self.keep_background = max_timeout, keep_background
         if isolation not in ('full', 'partial'): raise ValueError(f"isolation must be 'full' or 'partial', not {isolation!r}")
         if isolation == 'partial' and require_isolation: raise ValueError("require_isolation=True asks for more than isolation='full'")
-        self.isolation = isolation
+        self.timeout, self.max_output, self.grace, self.require_isolation = timeout, max_output, grace, require_isolation
+        self.max_timeout, self.keep_background, self.isolation = max_timeout, keep_background, isolation
         self.limits = dict(memory_mb=memory_mb, cpu_seconds=cpu_seconds, max_processes=max_processes,
                            max_file_mb=max_file_mb, max_open_files=max_open_files, disk_mb=disk_mb, max_files=max_files)
-        # a tmpfs of size=0 or nr_inodes=0 has *no* limit: 0 must not mean "unlimited"
-        for name, value in self.limits.items():
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ValueError(f'{name} must be a positive int, not {value!r}')
         self.env = dict(env or {})
-        if not all(isinstance(name, str) and isinstance(value, str) for name, value in self.env.items()):
-            raise TypeError('env must map variable names (str) to values (str)')
-        if len(json.dumps(self.env)) > _MAX_CONFIG_BYTES // 2:
-            raise ValueError(f'env is over {_MAX_CONFIG_BYTES // 2} bytes as JSON')
-        reads, writes = _absolute_paths(read_paths, 'read_paths'), _absolute_paths(write_paths, 'write_paths')
-        if len(reads) + len(writes) > _MAX_SHARED_PATHS:
-            raise ValueError(f'at most {_MAX_SHARED_PATHS} read_paths and write_paths together')
-        self._shared = []
-        self._shared_finalizer = weakref.finalize(self, _close_shared, self._shared)
-        for paths, writable in ((reads, False), (writes, True)):
-            for path in paths: self._shared.append(_SharedPath(path, writable))
-        self.read_paths = tuple(entry.path for entry in self._shared if not entry.writable)
-        self.write_paths = tuple(entry.path for entry in self._shared if entry.writable)
-        # the code runs as an unrelated uid: only "other" bits apply
-        if os.geteuid() == 0: _check_shared_for_others(self._shared)
+        self._check_settings()
+        self._pin_shared_paths(read_paths, write_paths)
         self._lock, self._worker, self._owner = threading.RLock(), _Worker(), os.getpid()
         self._closed = self._running = False
         self._finalizer = weakref.finalize(self, _Worker.stop, self._worker)
@@ -642,6 +624,34 @@ class Sandbox:
 
 # %% ../../nbs/04_interp/05_host.ipynb 40
 @_patch
+def _check_settings(self:Sandbox):
+    "Refuse limits and an environment the worker could not honour."
+    # a tmpfs of size=0 or nr_inodes=0 has *no* limit: 0 must not mean "unlimited"
+    for name, value in self.limits.items():
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ValueError(f'{name} must be a positive int, not {value!r}')
+    if not all(isinstance(name, str) and isinstance(value, str) for name, value in self.env.items()):
+        raise TypeError('env must map variable names (str) to values (str)')
+    if len(json.dumps(self.env)) > _MAX_CONFIG_BYTES // 2:
+        raise ValueError(f'env is over {_MAX_CONFIG_BYTES // 2} bytes as JSON')
+
+@_patch
+def _pin_shared_paths(self:Sandbox, read_paths, write_paths):
+    "Resolve and hold open the paths the code may read and write; as root, check their 'other' bits let it."
+    reads, writes = _absolute_paths(read_paths, 'read_paths'), _absolute_paths(write_paths, 'write_paths')
+    if len(reads) + len(writes) > _MAX_SHARED_PATHS:
+        raise ValueError(f'at most {_MAX_SHARED_PATHS} read_paths and write_paths together')
+    self._shared = []
+    self._shared_finalizer = weakref.finalize(self, _close_shared, self._shared)
+    for paths, writable in ((reads, False), (writes, True)):
+        for path in paths: self._shared.append(_SharedPath(path, writable))
+    self.read_paths = tuple(entry.path for entry in self._shared if not entry.writable)
+    self.write_paths = tuple(entry.path for entry in self._shared if entry.writable)
+    # the code runs as an unrelated uid: only "other" bits apply
+    if os.geteuid() == 0: _check_shared_for_others(self._shared)
+
+# %% ../../nbs/04_interp/05_host.ipynb 42
+@_patch
 def _ids(self:Sandbox) -> tuple:
     "(uid, gid) the code runs as: the host's own, or an unused unprivileged pair when the host is root."
     return _unprivileged_ids() if os.geteuid() == 0 else (os.geteuid(), os.getegid())
@@ -663,7 +673,7 @@ def _environment(self:Sandbox) -> dict:
             'MPLBACKEND': 'Agg', 'MPLCONFIGDIR': f'{_SCRATCH}/.matplotlib',
             'OPENBLAS_NUM_THREADS': '1', 'OMP_NUM_THREADS': '1', 'MKL_NUM_THREADS': '1', **self.env}
 
-# %% ../../nbs/04_interp/05_host.ipynb 42
+# %% ../../nbs/04_interp/05_host.ipynb 44
 @_patch
 def _start(self:Sandbox):
     worker = self._worker
@@ -713,7 +723,7 @@ def _start(self:Sandbox):
                                                      strict=bool(self.require_isolation)))
     if missing: warnings.warn(f'sandbox running without: {", ".join(missing)}', IsolationWarning, stacklevel=3)
 
-# %% ../../nbs/04_interp/05_host.ipynb 44
+# %% ../../nbs/04_interp/05_host.ipynb 46
 @_patch
 def status(self:Sandbox) -> SandboxStatus:
     "Which isolation layers this session has, as reported by the worker."
@@ -740,7 +750,7 @@ def _check_usable(self:Sandbox):
                            'this process\'s to use; create a new Sandbox here')
     if self._closed: raise SandboxClosedError('this sandbox is closed; create a new Sandbox')
 
-# %% ../../nbs/04_interp/05_host.ipynb 46
+# %% ../../nbs/04_interp/05_host.ipynb 48
 @_patch
 def reset(self:Sandbox):
     "Discard all state: kill the worker and start a fresh one with an empty scratch directory."
@@ -767,7 +777,7 @@ def close(self:Sandbox):
         self._shared_finalizer()
     finally: self._lock.release()
 
-# %% ../../nbs/04_interp/05_host.ipynb 48
+# %% ../../nbs/04_interp/05_host.ipynb 50
 @_patch
 def _lost(self:Sandbox, message:str, started:float, timed_out:bool=False,
           why:str='the session was restarted: all variables, imports and files were lost') -> RunResult:
@@ -805,7 +815,7 @@ def _run(self:Sandbox, code:str, timeout:float) -> RunResult:
         try: return self._run_cell(code, timeout)
         finally: self._running = False
 
-# %% ../../nbs/04_interp/05_host.ipynb 50
+# %% ../../nbs/04_interp/05_host.ipynb 52
 @_patch
 def _run_cell(self:Sandbox, code:str, timeout:float) -> RunResult:
     started = time.monotonic()
@@ -875,7 +885,7 @@ def _run_cell(self:Sandbox, code:str, timeout:float) -> RunResult:
     except _FrameViolation as exception:
         return self._lost(f'SandboxError: the sandbox sent an invalid reply ({exception})', started)
 
-# %% ../../nbs/04_interp/05_host.ipynb 52
+# %% ../../nbs/04_interp/05_host.ipynb 54
 @_patch
 def _result(self:Sandbox, reply:dict, timed_out:bool, timeout:float, started:float, interjected:int=0) -> RunResult:
     limit = self.max_output
@@ -905,7 +915,7 @@ def _result(self:Sandbox, reply:dict, timed_out:bool, timeout:float, started:flo
     return RunResult(output, value, error, images, tuple(notes), timed_out, bool(interjected), time.monotonic() - started,
                      outputs)
 
-# %% ../../nbs/04_interp/05_host.ipynb 54
+# %% ../../nbs/04_interp/05_host.ipynb 56
 @_patch
 def _directory_fd(self:Sandbox, name:str) -> tuple:
     "(directory fd, path relative to it) for `name`: relative names are in scratch, absolute ones in a write path."
@@ -934,7 +944,7 @@ def read_file(self:Sandbox,
         # never more than the code itself may read
         with _FileSystemIds(*self._ids()): return _read_regular_file(directory, relative, limit, self._ids())
 
-# %% ../../nbs/04_interp/05_host.ipynb 55
+# %% ../../nbs/04_interp/05_host.ipynb 57
 @_patch
 def write_file(self:Sandbox,
                name:str, # A path relative to scratch (its directory must exist)

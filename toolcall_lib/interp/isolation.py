@@ -563,12 +563,14 @@ def _become_unprivileged(config:dict, # The session's settings: uid, gid, shared
                          reply_fd:int, # Where a refusal goes
                         ) -> list:
     "Open the host sources of the view, then switch to the session's uid and gid; return the sources."
-    uid, gid, sources = config['uid'], config['gid'], []
+    uid, gid, sources, parent = config['uid'], config['gid'], [], os.getppid()
     try:
         if unshared: sources = _host_sources(config['shared'])  # in the new mount namespace, with the old uid
         if (os.getuid(), os.getgid()) != (uid, gid): os.setresgid(gid, gid, gid); os.setresuid(uid, uid, uid)
+        _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)  # again: changing the uid cleared it
     except (OSError, _SetupRefused) as exception:
         _refuse(reply_fd, str(exception) if isinstance(exception, _SetupRefused) else f'sandbox setup failed: {exception!r}')
+    if os.getppid() != parent: os._exit(1)  # the parent died before the signal was armed again
     return sources
 
 # %% ../../nbs/04_interp/02_isolation.ipynb 50
