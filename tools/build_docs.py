@@ -14,7 +14,8 @@ machines without quarto, and needs no network:
 4. mkdocs with the mkdocs-material theme (settings in `tools/mkdocs.yml`) builds the site.
 
 Pages keep nbdev's names (`nbs/00_schema.ipynb` -> `schema.html`), `index.ipynb` is the home page, top
-level notebooks form the API reference and each sub-folder (`nbs/tutorials/`) a section of its own.
+level notebooks form the API reference, a package of notebooks (a numbered folder, `nbs/03_parse/` -> `parse/`) is
+a group inside it, and each other sub-folder (`nbs/tutorials/`) is a section of its own.
 
     python tools/build_docs.py                  # build into _docs/ (doc_path in settings.ini)
     python tools/build_docs.py --dest /tmp/site --strict
@@ -76,11 +77,17 @@ class SiteSettings:
 
 
 def page_path(notebook_relpath: str) -> str:
-    "Markdown path of a notebook's page: nbdev's naming (`00_schema.ipynb` -> `schema`), lower-cased."
-    folder, _, name = notebook_relpath.rpartition('/')
-    name = re.sub(r'^\d+[a-zA-Z0-9]*_', '', name.lower())
-    name = name[:-len('.ipynb')] + '.md' if name.endswith('.ipynb') else name + '.md'
-    return f'{folder}/{name}' if folder else name
+    "Markdown path of a notebook's page: nbdev's naming (`00_schema.ipynb` -> `schema`, `03_parse/01_core.ipynb` -> `parse/core`), lower-cased."
+    parts = [re.sub(r'^\d+[a-zA-Z0-9]*_', '', part) for part in notebook_relpath.lower().split('/')]
+    name = parts[-1]
+    parts[-1] = name[:-len('.ipynb')] + '.md' if name.endswith('.ipynb') else name + '.md'
+    return '/'.join(parts)
+
+
+def package_folder(notebook_relpath: str) -> str:
+    "The numbered folder a notebook of a package of notebooks sits in (`03_parse`), or '' for any other notebook."
+    folder = notebook_relpath.split('/')[0] if '/' in notebook_relpath else ''
+    return folder if re.match(r'\d+', folder) else ''
 
 
 def find_notebooks(nbs_path: Path) -> list[str]:
@@ -379,12 +386,20 @@ def link_symbols(pages: list[Page], docs_dir: Path, link_prefix: str):
 
 
 def navigation(pages: list[Page]) -> list:
-    "mkdocs `nav`: Home, then a section per folder (top-level notebooks are the API reference)."
+    """mkdocs `nav`: Home, then a section per folder. Top-level notebooks are the API reference, and a package of
+    notebooks (a numbered folder, `nbs/03_parse/`) is a group inside it, at its place in the dependency order."""
     sections: dict[str, list] = {}
+    api: list[tuple] = []      # (sort key, nav entry) for the API reference
+    packages: dict[str, list] = {}
     home = []
     for page in pages:
+        package = package_folder(page.notebook)
         if page.markdown == 'index.md': home = [{'Home': 'index.md'}]
-        else: sections.setdefault(page.section, []).append({page.title: page.markdown})
+        elif package: packages.setdefault(package, []).append({page.title: page.markdown})
+        elif page.section: sections.setdefault(page.section, []).append({page.title: page.markdown})
+        else: api.append((page.notebook, {page.title: page.markdown}))
+    api += [(folder, {page_path(folder).removesuffix('.md'): entries}) for folder, entries in packages.items()]
+    if api: sections[''] = [entry for _, entry in sorted(api, key=lambda pair: pair[0])]
     order = [s for s in SECTION_ORDER if s in sections] + sorted(s for s in sections if s not in SECTION_ORDER)
     return home + [{SECTION_TITLES.get(s, s.replace('_', ' ').title()): sections[s]} for s in order]
 
