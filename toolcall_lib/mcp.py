@@ -170,7 +170,9 @@ def python_server(
     def python(code:str, timeout:float|None=None, session:str|None=None):
         key, handle = _session_key(pool, session, session_handles)
         result = pool.get(key).run(code, timeout)  # None: the sandbox's own default, `timeout` above
-        return dataclasses.replace(result, notes=result.notes + (_HANDLE_NOTE.format(handle=handle),)) if handle else result
+        if handle: result = dataclasses.replace(result, notes=result.notes + (_HANDLE_NOTE.format(handle=handle),))
+        str(result)  # its text (HTML read as text) made here, in the worker thread: the event loop then reads it ready-made
+        return result
 
     def reset(session:str|None=None):
         "Discard every variable, import and file of this interpreter session and start a fresh one."

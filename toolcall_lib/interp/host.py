@@ -130,6 +130,11 @@ _STACK_SLACK = 256
 class _WorkerHidden(Exception):
     """The kernel no longer shows the host where the worker waits (the worker made itself unreadable)."""
 
+# frames nobody asked for that one cell may send (each means a restart anyway); a flood past it is not read on
+_MAX_INTERJECTED = 64
+class _Flooded(_UnrequestedFrame): "More frames nobody asked for came while a cell ran than the host reads."
+
+
 # %% ../../nbs/04_interp/05_host.ipynb 16
 class _Worker:
     "Handles on one running sandbox worker."
@@ -198,16 +203,22 @@ def watch(self:_Worker, inside:tuple, deadline:float) -> bool:
     return False
 
 @_patch
-def collect(self:_Worker, frames:list, deadline:float):
+def collect(self:_Worker, frames:list, deadline:float, hard:float=float('inf')):
     """Read reply frames into `frames` until the request loop waits for the next request (the last frame is its reply);
-    `_FrameTimeout` at `deadline`."""
+    `_FrameTimeout` at `deadline`, and at `hard` however many frames arrive. Only the last frame's payload is kept (the
+    others are b''); `_Flooded` past `_MAX_INTERJECTED` frames nobody asked for."""
     if self.waiting is None:  # the kernel does not show where the worker waits: the first frame is the reply
-        if not frames: frames.append(self.reader.read_payload(deadline))
+        if not frames: frames.append(self.reader.read_payload(min(deadline, hard)))
         return
     settled, spins = deadline, 0
     while True:
+        if time.monotonic() >= hard: raise _FrameTimeout()
         if not frames or self.reader.pending():
-            frames.append(self.reader.read_payload(max(deadline, settled)))
+            if len(frames) > _MAX_INTERJECTED:
+                raise _Flooded(f'more than {_MAX_INTERJECTED} frames nobody asked for: something in the session floods the reply pipe')
+            payload = self.reader.read_payload(min(max(deadline, settled), hard))
+            if frames: frames[-1] = b''  # not the reply, as another came after it: only counted
+            frames.append(payload)
             settled, spins = max(deadline, time.monotonic() + _SETTLE), 0
             continue
         state = self.where()
@@ -358,12 +369,14 @@ _BOOTSTRAP = ("import builtins, sys, types, importlib.machinery as machinery\n"
               "    machinery.SourceFileLoader(name, module.__file__).exec_module(module)\n"
               "module._template_main()")
 
+from .results import _valid_text
+
 def _text(message:dict, key:str, limit:int) -> str|None:
-    "A string field of an untrusted reply, capped at `limit` characters."
+    "A string field of an untrusted reply, capped at `limit` characters, lone surrogates replaced."
     value = message.get(key)
     if value is None: return None
     if not isinstance(value, str): raise _FrameViolation(f'{key} is not a string')
-    return value[:limit]
+    return _valid_text(value[:limit])
 
 def _count(message:dict, key:str) -> int:
     value = message.get(key, 0)
@@ -404,12 +417,12 @@ def _outputs(message:dict, limit:int, max_images:int=8) -> tuple:
         if kind == 'stream':
             if item.get('name') not in ('stdout', 'stderr') or not isinstance(item.get('text'), str):
                 raise _FrameViolation('bad stream output')
-            clean.append({'output_type': 'stream', 'name': item['name'], 'text': item['text'][:limit]})
+            clean.append({'output_type': 'stream', 'name': item['name'], 'text': _valid_text(item['text'][:limit])})
         elif kind in ('display_data', 'execute_result'):
             data = item.get('data')
             if not isinstance(data, dict) or not all(isinstance(content, str) for content in data.values()):
                 raise _FrameViolation(f'bad {kind} output')
-            kept = {mime: content[:limit] for mime, content in data.items() if mime in _TEXT_MIMES}
+            kept = {mime: _valid_text(content[:limit]) for mime, content in data.items() if mime in _TEXT_MIMES}
             for mime in _IMAGE_MIMES:
                 image = _image(mime, data[mime]) if mime in data and len(images) < max_images else None
                 if image is not None: kept[mime] = data[mime]; images.append(image)
@@ -422,8 +435,8 @@ def _outputs(message:dict, limit:int, max_images:int=8) -> tuple:
             lines = item.get('traceback')
             if not (isinstance(item.get('ename'), str) and isinstance(item.get('evalue'), str) and isinstance(lines, list)
                     and all(isinstance(line, str) for line in lines)): raise _FrameViolation('bad error output')
-            clean.append({'output_type': 'error', 'ename': item['ename'][:200], 'evalue': item['evalue'][:limit],
-                          'traceback': [line[:limit] for line in lines[:100]]})
+            clean.append({'output_type': 'error', 'ename': _valid_text(item['ename'][:200]), 'evalue': _valid_text(item['evalue'][:limit]),
+                          'traceback': [_valid_text(line[:limit]) for line in lines[:100]]})
         else: raise _FrameViolation(f'unknown output type {kind!r}')
     return tuple(clean), tuple(images)
 
@@ -779,10 +792,11 @@ def _run_cell(self:Sandbox, code:str, timeout:float) -> RunResult:
         except _FrameTimeout:
             return self._lost(f'TimeoutError: the sandbox did not take the code within the {timeout} s limit '
                               '(it stopped reading its requests), so it was killed', started, timed_out=True)
-        try: worker.collect(frames, started + timeout); timed_out = False
+        hard = started + timeout + self.grace + _SETTLE  # however many frames arrive meanwhile
+        try: worker.collect(frames, started + timeout, hard); timed_out = False
         except _FrameTimeout:
             worker.signal(signal.SIGINT)
-            try: worker.collect(frames, time.monotonic() + self.grace); timed_out = True
+            try: worker.collect(frames, time.monotonic() + self.grace, hard); timed_out = True
             except _FrameTimeout:
                 return self._lost(f'TimeoutError: the code ran past the {timeout} s limit and did not stop when '
                                   'interrupted, so the sandbox was killed', started, timed_out=True)
@@ -900,9 +914,9 @@ def write_file(self:Sandbox,
 @_patch
 def files(self:Sandbox) -> list:
     """Relative paths of the regular files in scratch (no symlinks or special files; at most 10,000, at most 32
-    directories deep)."""
+    directories deep); the bytes of a name that are not UTF-8 are shown as `\\xNN`."""
     self._check_usable()
     with self._lock:
         self._check_usable()
         directory, _ = self._directory_fd('.')
-        return _regular_files(directory)
+        return [os.fsencode(name).decode('utf-8', 'backslashreplace') for name in _regular_files(directory)]
