@@ -126,3 +126,27 @@ def test_the_stdio_mcp_server_answers_on_after_hostile_output():
 def test_the_text_of_a_result_is_made_once():
     result = RunResult(outputs=({'output_type': 'display_data', 'data': {'text/html': '<b>bold</b>'}, 'metadata': {}},))
     assert str(result) == 'bold' and str(result) is str(result)
+
+
+_PIPE_HOG = ('import fcntl, os\npipes = []\nfor _ in range(100):\n    read_end, write_end = os.pipe()\n'
+             '    try: fcntl.fcntl(write_end, 1031, 1 << 20)  # F_SETPIPE_SZ: 1 MiB, the most an unprivileged user may ask\n'
+             '    except OSError: break  # past the per-user soft budget: refused\n    pipes.append((read_end, write_end))\nlen(pipes)')
+_PIPE_SIZE = 'import fcntl, os\nread_end, write_end = os.pipe()\nfcntl.fcntl(write_end, 1032)  # F_GETPIPE_SZ'
+
+def test_sessions_do_not_share_the_kernels_per_user_pipe_budget():
+    import os
+    with Sandbox() as hog, Sandbox() as other:
+        if os.geteuid() != 0:  # documented: without root every session is the host's own uid, budgets shared
+            assert hog._ids() == other._ids() == (os.geteuid(), os.getegid())
+            return
+        assert hog._ids() != other._ids()
+        assert hog.run('import os; os.getuid()').value == str(hog._ids()[0])
+        assert int(hog.run(_PIPE_HOG).value) > 0
+        assert hog.run(_PIPE_SIZE).value == '8192'  # the hog's own budget is spent: its next pipe is shrunk
+        assert other.run(_PIPE_SIZE).value == '65536'  # the other session's is not (it was 8192 with one uid for all)
+        uid = other._ids()[0]
+        other.reset()
+        assert other._ids()[0] == uid  # kept through restarts
+    del hog, other
+    import gc; gc.collect()
+    with Sandbox() as again: assert again._ids()[0] <= uid  # given back with the Sandbox

@@ -610,11 +610,66 @@ class Sandbox:
         state = 'closed' if self._closed else f'pid {self._worker.pid}'
         return f'Sandbox({state}, timeout={self.timeout}, isolated={not self._closed and self.status().fully_isolated})'
 
-# %% ../../nbs/04_interp/05_host.ipynb 37
+# %% ../../nbs/04_interp/05_host.ipynb 38
+class _SessionIds:
+    "The unprivileged (uid, gid) pairs of this process's live sessions when the host is root: one pair per session."
+    directory = '/run/toolcall_lib-uids'
+    def __init__(self): self.lock, self.claims = threading.Lock(), {}  # uid -> its claim file's descriptor (or None)
+
+    def _claim(self, uid:int):
+        "A descriptor holding `uid` against other host processes; None where it cannot be claimed; False if another holds it."
+        try:
+            try: os.mkdir(self.directory, 0o700)
+            except FileExistsError: pass
+            directory = os.open(self.directory, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        except OSError: return None
+        try:
+            info = os.fstat(directory)
+            if info.st_uid != 0 or info.st_mode & 0o077: return None  # not root's alone: not to be trusted
+            fd = os.open(str(uid), os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600, dir_fd=directory)
+        except OSError: return None
+        finally: os.close(directory)
+        try: fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            return False
+        return fd
+
+    def take(self) -> tuple:
+        "A pair no user, group, live session of this process or (where claims work) of another host process has."
+        import grp, pwd
+        with self.lock:
+            candidate = _unprivileged_ids()[0]
+            while True:
+                named = any(_has_id(lookup, candidate) for lookup in (pwd.getpwuid, grp.getgrgid))
+                if candidate not in self.claims and not named:
+                    claim = self._claim(candidate)
+                    if claim is not False:
+                        self.claims[candidate] = claim
+                        return candidate, candidate
+                candidate += 1
+
+    def give_back(self, uid:int):
+        import os  # local: this may run from a finalizer after module globals were cleared
+        with self.lock: claim = self.claims.pop(uid, None)
+        if claim is not None: os.close(claim)
+
+def _has_id(lookup, number:int) -> bool:
+    try: lookup(number)
+    except KeyError: return False
+    return True
+
+_session_ids = _SessionIds()
+
+# %% ../../nbs/04_interp/05_host.ipynb 39
 @_patch
 def _ids(self:Sandbox) -> tuple:
-    "(uid, gid) the code runs as: the host's own, or an unused unprivileged pair when the host is root."
-    return _unprivileged_ids() if os.geteuid() == 0 else (os.geteuid(), os.getegid())
+    "(uid, gid) the code runs as: the host's own, or when the host is root an unused unprivileged pair of this session's own."
+    if os.geteuid() != 0: return (os.geteuid(), os.getegid())
+    if self.__dict__.get('_own_ids') is None:  # taken at the first start, kept through restarts, given back with the Sandbox
+        self._own_ids = _session_ids.take()
+        weakref.finalize(self, _session_ids.give_back, self._own_ids[0])
+    return self._own_ids
 
 @_patch
 def _config(self:Sandbox, cgroups:dict) -> dict:
@@ -632,7 +687,7 @@ def _environment(self:Sandbox) -> dict:
             'MPLBACKEND': 'Agg', 'MPLCONFIGDIR': f'{_SCRATCH}/.matplotlib',
             'OPENBLAS_NUM_THREADS': '1', 'OMP_NUM_THREADS': '1', 'MKL_NUM_THREADS': '1', **self.env}
 
-# %% ../../nbs/04_interp/05_host.ipynb 39
+# %% ../../nbs/04_interp/05_host.ipynb 41
 @_patch
 def _start(self:Sandbox):
     worker = self._worker
@@ -678,7 +733,7 @@ def _start(self:Sandbox):
         raise IsolationError(f'isolation layers missing on this system: {", ".join(missing)}; {advice}, or pass require_isolation=False')
     if missing: warnings.warn(f'sandbox running without: {", ".join(missing)}', IsolationWarning, stacklevel=3)
 
-# %% ../../nbs/04_interp/05_host.ipynb 41
+# %% ../../nbs/04_interp/05_host.ipynb 43
 @_patch
 def status(self:Sandbox) -> SandboxStatus:
     "Which isolation layers this session has, as reported by the worker."
@@ -705,7 +760,7 @@ def _check_usable(self:Sandbox):
                            'this process\'s to use; create a new Sandbox here')
     if self._closed: raise SandboxClosedError('this sandbox is closed; create a new Sandbox')
 
-# %% ../../nbs/04_interp/05_host.ipynb 43
+# %% ../../nbs/04_interp/05_host.ipynb 45
 @_patch
 def reset(self:Sandbox):
     "Discard all state: kill the worker and start a fresh one with an empty scratch directory."
@@ -732,7 +787,7 @@ def close(self:Sandbox):
         self._shared_finalizer()
     finally: self._lock.release()
 
-# %% ../../nbs/04_interp/05_host.ipynb 45
+# %% ../../nbs/04_interp/05_host.ipynb 47
 @_patch
 def _lost(self:Sandbox, message:str, started:float, timed_out:bool=False,
           why:str='the session was restarted: all variables, imports and files were lost') -> RunResult:
@@ -770,7 +825,7 @@ def _run(self:Sandbox, code:str, timeout:float) -> RunResult:
         try: return self._run_cell(code, timeout)
         finally: self._running = False
 
-# %% ../../nbs/04_interp/05_host.ipynb 47
+# %% ../../nbs/04_interp/05_host.ipynb 49
 @_patch
 def _run_cell(self:Sandbox, code:str, timeout:float) -> RunResult:
     started = time.monotonic()
@@ -837,7 +892,7 @@ def _run_cell(self:Sandbox, code:str, timeout:float) -> RunResult:
     except _FrameViolation as exception:
         return self._lost(f'SandboxError: the sandbox sent an invalid reply ({exception})', started)
 
-# %% ../../nbs/04_interp/05_host.ipynb 49
+# %% ../../nbs/04_interp/05_host.ipynb 51
 @_patch
 def _result(self:Sandbox, reply:dict, timed_out:bool, timeout:float, started:float, interjected:int=0) -> RunResult:
     limit = self.max_output
@@ -867,7 +922,7 @@ def _result(self:Sandbox, reply:dict, timed_out:bool, timeout:float, started:flo
     return RunResult(output, value, error, images, tuple(notes), timed_out, bool(interjected), time.monotonic() - started,
                      outputs)
 
-# %% ../../nbs/04_interp/05_host.ipynb 51
+# %% ../../nbs/04_interp/05_host.ipynb 53
 @_patch
 def _directory_fd(self:Sandbox, name:str) -> tuple:
     "(directory fd, path relative to it) for `name`: relative names are in scratch, absolute ones in a write path."
@@ -896,7 +951,7 @@ def read_file(self:Sandbox,
         # never more than the code itself may read
         with _FileSystemIds(*self._ids()): return _read_regular_file(directory, relative, limit, self._ids())
 
-# %% ../../nbs/04_interp/05_host.ipynb 52
+# %% ../../nbs/04_interp/05_host.ipynb 54
 @_patch
 def write_file(self:Sandbox,
                name:str, # A path relative to scratch (its directory must exist)
