@@ -1,7 +1,7 @@
 """The host side against a hostile session (issue 30): text it hands on is always valid Unicode, HTML costs time
 linear in its length and never raises, and a cell flooding its reply pipe neither outlasts its timeout nor grows
 the host."""
-import json, sys, time
+import json, subprocess, sys, time
 import pytest
 
 if sys.platform != 'linux': pytest.skip('the sandbox needs Linux', allow_module_level=True)
@@ -150,3 +150,40 @@ def test_sessions_do_not_share_the_kernels_per_user_pipe_budget():
     del hog, other
     import gc; gc.collect()
     with Sandbox() as again: assert again._ids()[0] <= uid  # given back with the Sandbox
+
+
+_AS_USER = '''
+import importlib.util, json, os, sys, time
+spec = importlib.util.spec_from_file_location('toolcall_lib', sys.argv[1] + '/__init__.py', submodule_search_locations=[sys.argv[1]])
+library = importlib.util.module_from_spec(spec); sys.modules[spec.name] = library; spec.loader.exec_module(library)
+import toolcall_lib.interp as interp
+flood = sys.argv[2]
+def resident(): return int(open('/proc/self/status').read().split('VmRSS:')[1].split()[0]) // 1024
+found = {'uid': os.getuid()}
+with interp.Sandbox(timeout=1, grace=1) as box, interp.Sandbox() as other:
+    result = box.run("print('a\\\\ud800')\\nopen(b'odd\\\\xff', 'w').close()\\nraise ValueError('\\\\udcff')")
+    found['text'] = str(result); json.dumps(result.to_dict(), ensure_ascii=False).encode()
+    found['files'] = box.files()
+    before, started = resident(), time.monotonic()
+    result = box.run(flood)
+    found['flood'] = [time.monotonic() - started, resident() - before, result.state_lost, result.error]
+    found['after_flood'] = box.run('1 + 1').value
+    found['one_uid'] = box._ids() == other._ids() == (os.getuid(), os.getgid())
+print(json.dumps(found))
+'''
+
+def test_the_same_holds_for_an_unprivileged_host():
+    from pathlib import Path
+    from test_sandbox_nonroot import unprivileged_command  # `nobody` through runuser when we are root
+    library = Path(__file__).resolve().parents[1]/'toolcall_lib'
+    completed = subprocess.run(unprivileged_command() + ['-c', _AS_USER, str(library), flood(1_000, 0)],
+                               capture_output=True, text=True, timeout=120, cwd='/')
+    assert completed.returncode == 0, completed.stderr
+    found = json.loads(completed.stdout)
+    assert found['uid'] != 0
+    assert found['text'].startswith('a\ufffd\n') and found['text'].endswith('ValueError: \ufffd')
+    assert found['files'] == ['odd\\xff']
+    seconds, grown, lost, error = found['flood']
+    assert seconds < 6 and grown < 200 and lost and 'floods the reply pipe' in error
+    assert found['after_flood'] == '2'
+    assert found['one_uid']  # documented: without root every session runs as the host's own uid
