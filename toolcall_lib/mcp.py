@@ -319,7 +319,11 @@ def python_server(
     @functools.wraps(python_reference)
     async def python(code:str, timeout:float|None=None, session:str|None=None):
         key, handle = _session_key_explained(sessions, session, session_handles)
-        result, lost = await _session_call(sessions, key, lambda: pool.get(key).run(code, timeout))  # None: the sandbox's default
+        def run_cell():
+            result = pool.get(key).run(code, timeout)  # None: the sandbox's own default, `timeout` above
+            str(result)  # its text (HTML read as text) made here, in the call's thread: the event loop then reads it ready-made
+            return result
+        result, lost = await _session_call(sessions, key, run_cell)
         notes = ((_LOST_NOTE.format(why=lost),) if lost else ()) + result.notes + ((_HANDLE_NOTE.format(handle=handle),) if handle else ())
         return dataclasses.replace(result, notes=notes, state_lost=result.state_lost or bool(lost))
 

@@ -130,6 +130,11 @@ _STACK_SLACK = 256
 class _WorkerHidden(Exception):
     """The kernel no longer shows the host where the worker waits (the worker made itself unreadable)."""
 
+# frames nobody asked for that one cell may send (each means a restart anyway); a flood past it is not read on
+_MAX_INTERJECTED = 64
+class _Flooded(_UnrequestedFrame): "More frames nobody asked for came while a cell ran than the host reads."
+
+
 # %% ../../nbs/04_interp/05_host.ipynb 16
 class _Worker:
     "Handles on one running sandbox worker."
@@ -198,16 +203,22 @@ def watch(self:_Worker, inside:tuple, deadline:float) -> bool:
     return False
 
 @_patch
-def collect(self:_Worker, frames:list, deadline:float):
+def collect(self:_Worker, frames:list, deadline:float, hard:float=float('inf')):
     """Read reply frames into `frames` until the request loop waits for the next request (the last frame is its reply);
-    `_FrameTimeout` at `deadline`."""
+    `_FrameTimeout` at `deadline`, and at `hard` however many frames arrive. Only the last frame's payload is kept (the
+    others are b''); `_Flooded` past `_MAX_INTERJECTED` frames nobody asked for."""
     if self.waiting is None:  # the kernel does not show where the worker waits: the first frame is the reply
-        if not frames: frames.append(self.reader.read_payload(deadline))
+        if not frames: frames.append(self.reader.read_payload(min(deadline, hard)))
         return
     settled, spins = deadline, 0
     while True:
+        if time.monotonic() >= hard: raise _FrameTimeout()
         if not frames or self.reader.pending():
-            frames.append(self.reader.read_payload(max(deadline, settled)))
+            if len(frames) > _MAX_INTERJECTED:
+                raise _Flooded(f'more than {_MAX_INTERJECTED} frames nobody asked for: something in the session floods the reply pipe')
+            payload = self.reader.read_payload(min(max(deadline, settled), hard))
+            if frames: frames[-1] = b''  # not the reply, as another came after it: only counted
+            frames.append(payload)
             settled, spins = max(deadline, time.monotonic() + _SETTLE), 0
             continue
         state = self.where()
@@ -397,12 +408,14 @@ _BOOTSTRAP = ("import builtins, sys, types, importlib.machinery as machinery\n"
               "    machinery.SourceFileLoader(name, module.__file__).exec_module(module)\n"
               "module._template_main()")
 
+from .results import _valid_text
+
 def _text(message:dict, key:str, limit:int) -> str|None:
-    "A string field of an untrusted reply, capped at `limit` characters."
+    "A string field of an untrusted reply, capped at `limit` characters, lone surrogates replaced."
     value = message.get(key)
     if value is None: return None
     if not isinstance(value, str): raise _FrameViolation(f'{key} is not a string')
-    return value[:limit]
+    return _valid_text(value[:limit])
 
 def _count(message:dict, key:str) -> int:
     value = message.get(key, 0)
@@ -443,12 +456,12 @@ def _outputs(message:dict, limit:int, max_images:int=8) -> tuple:
         if kind == 'stream':
             if item.get('name') not in ('stdout', 'stderr') or not isinstance(item.get('text'), str):
                 raise _FrameViolation('bad stream output')
-            clean.append({'output_type': 'stream', 'name': item['name'], 'text': item['text'][:limit]})
+            clean.append({'output_type': 'stream', 'name': item['name'], 'text': _valid_text(item['text'][:limit])})
         elif kind in ('display_data', 'execute_result'):
             data = item.get('data')
             if not isinstance(data, dict) or not all(isinstance(content, str) for content in data.values()):
                 raise _FrameViolation(f'bad {kind} output')
-            kept = {mime: content[:limit] for mime, content in data.items() if mime in _TEXT_MIMES}
+            kept = {mime: _valid_text(content[:limit]) for mime, content in data.items() if mime in _TEXT_MIMES}
             for mime in _IMAGE_MIMES:
                 image = _image(mime, data[mime]) if mime in data and len(images) < max_images else None
                 if image is not None: kept[mime] = data[mime]; images.append(image)
@@ -461,8 +474,8 @@ def _outputs(message:dict, limit:int, max_images:int=8) -> tuple:
             lines = item.get('traceback')
             if not (isinstance(item.get('ename'), str) and isinstance(item.get('evalue'), str) and isinstance(lines, list)
                     and all(isinstance(line, str) for line in lines)): raise _FrameViolation('bad error output')
-            clean.append({'output_type': 'error', 'ename': item['ename'][:200], 'evalue': item['evalue'][:limit],
-                          'traceback': [line[:limit] for line in lines[:100]]})
+            clean.append({'output_type': 'error', 'ename': _valid_text(item['ename'][:200]), 'evalue': _valid_text(item['evalue'][:limit]),
+                          'traceback': [_valid_text(line[:limit]) for line in lines[:100]]})
         else: raise _FrameViolation(f'unknown output type {kind!r}')
     return tuple(clean), tuple(images)
 
@@ -650,11 +663,66 @@ def _pin_shared_paths(self:Sandbox, read_paths, write_paths):
     # the code runs as an unrelated uid: only "other" bits apply
     if os.geteuid() == 0: _check_shared_for_others(self._shared)
 
-# %% ../../nbs/04_interp/05_host.ipynb 42
+# %% ../../nbs/04_interp/05_host.ipynb 43
+class _SessionIds:
+    "The unprivileged (uid, gid) pairs of this process's live sessions when the host is root: one pair per session."
+    directory = '/run/toolcall_lib-uids'
+    def __init__(self): self.lock, self.claims = threading.Lock(), {}  # uid -> its claim file's descriptor (or None)
+
+    def _claim(self, uid:int):
+        "A descriptor holding `uid` against other host processes; None where it cannot be claimed; False if another holds it."
+        try:
+            try: os.mkdir(self.directory, 0o700)
+            except FileExistsError: pass
+            directory = os.open(self.directory, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        except OSError: return None
+        try:
+            info = os.fstat(directory)
+            if info.st_uid != 0 or info.st_mode & 0o077: return None  # not root's alone: not to be trusted
+            fd = os.open(str(uid), os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600, dir_fd=directory)
+        except OSError: return None
+        finally: os.close(directory)
+        try: fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            return False
+        return fd
+
+    def take(self) -> tuple:
+        "A pair no user, group, live session of this process or (where claims work) of another host process has."
+        import grp, pwd
+        with self.lock:
+            candidate = _unprivileged_ids()[0]
+            while True:
+                named = any(_has_id(lookup, candidate) for lookup in (pwd.getpwuid, grp.getgrgid))
+                if candidate not in self.claims and not named:
+                    claim = self._claim(candidate)
+                    if claim is not False:
+                        self.claims[candidate] = claim
+                        return candidate, candidate
+                candidate += 1
+
+    def give_back(self, uid:int):
+        import os  # local: this may run from a finalizer after module globals were cleared
+        with self.lock: claim = self.claims.pop(uid, None)
+        if claim is not None: os.close(claim)
+
+def _has_id(lookup, number:int) -> bool:
+    try: lookup(number)
+    except KeyError: return False
+    return True
+
+_session_ids = _SessionIds()
+
+# %% ../../nbs/04_interp/05_host.ipynb 44
 @_patch
 def _ids(self:Sandbox) -> tuple:
-    "(uid, gid) the code runs as: the host's own, or an unused unprivileged pair when the host is root."
-    return _unprivileged_ids() if os.geteuid() == 0 else (os.geteuid(), os.getegid())
+    "(uid, gid) the code runs as: the host's own, or when the host is root an unused unprivileged pair of this session's own."
+    if os.geteuid() != 0: return (os.geteuid(), os.getegid())
+    if self.__dict__.get('_own_ids') is None:  # taken at the first start, kept through restarts, given back with the Sandbox
+        self._own_ids = _session_ids.take()
+        weakref.finalize(self, _session_ids.give_back, self._own_ids[0])
+    return self._own_ids
 
 @_patch
 def _config(self:Sandbox, cgroups:dict) -> dict:
@@ -673,7 +741,7 @@ def _environment(self:Sandbox) -> dict:
             'MPLBACKEND': 'Agg', 'MPLCONFIGDIR': f'{_SCRATCH}/.matplotlib',
             'OPENBLAS_NUM_THREADS': '1', 'OMP_NUM_THREADS': '1', 'MKL_NUM_THREADS': '1', **self.env}
 
-# %% ../../nbs/04_interp/05_host.ipynb 44
+# %% ../../nbs/04_interp/05_host.ipynb 46
 @_patch
 def _start(self:Sandbox):
     worker = self._worker
@@ -723,7 +791,7 @@ def _start(self:Sandbox):
                                                      strict=bool(self.require_isolation)))
     if missing: warnings.warn(f'sandbox running without: {", ".join(missing)}', IsolationWarning, stacklevel=3)
 
-# %% ../../nbs/04_interp/05_host.ipynb 46
+# %% ../../nbs/04_interp/05_host.ipynb 48
 @_patch
 def status(self:Sandbox) -> SandboxStatus:
     "Which isolation layers this session has, as reported by the worker."
@@ -750,7 +818,7 @@ def _check_usable(self:Sandbox):
                            'this process\'s to use; create a new Sandbox here')
     if self._closed: raise SandboxClosedError('this sandbox is closed; create a new Sandbox')
 
-# %% ../../nbs/04_interp/05_host.ipynb 48
+# %% ../../nbs/04_interp/05_host.ipynb 50
 @_patch
 def reset(self:Sandbox):
     "Discard all state: kill the worker and start a fresh one with an empty scratch directory."
@@ -777,7 +845,7 @@ def close(self:Sandbox):
         self._shared_finalizer()
     finally: self._lock.release()
 
-# %% ../../nbs/04_interp/05_host.ipynb 50
+# %% ../../nbs/04_interp/05_host.ipynb 52
 @_patch
 def _lost(self:Sandbox, message:str, started:float, timed_out:bool=False,
           why:str='the session was restarted: all variables, imports and files were lost') -> RunResult:
@@ -815,7 +883,7 @@ def _run(self:Sandbox, code:str, timeout:float) -> RunResult:
         try: return self._run_cell(code, timeout)
         finally: self._running = False
 
-# %% ../../nbs/04_interp/05_host.ipynb 52
+# %% ../../nbs/04_interp/05_host.ipynb 54
 @_patch
 def _run_cell(self:Sandbox, code:str, timeout:float) -> RunResult:
     started = time.monotonic()
@@ -837,10 +905,11 @@ def _run_cell(self:Sandbox, code:str, timeout:float) -> RunResult:
         except _FrameTimeout:
             return self._lost(f'TimeoutError: the sandbox did not take the code within the {timeout} s limit '
                               '(it stopped reading its requests), so it was killed', started, timed_out=True)
-        try: worker.collect(frames, started + timeout); timed_out = False
+        hard = started + timeout + self.grace + _SETTLE  # however many frames arrive meanwhile
+        try: worker.collect(frames, started + timeout, hard); timed_out = False
         except _FrameTimeout:
             worker.signal(signal.SIGINT)
-            try: worker.collect(frames, time.monotonic() + self.grace); timed_out = True
+            try: worker.collect(frames, time.monotonic() + self.grace, hard); timed_out = True
             except _FrameTimeout:
                 return self._lost(f'TimeoutError: the code ran past the {timeout} s limit and did not stop when '
                                   'interrupted, so the sandbox was killed', started, timed_out=True)
@@ -885,7 +954,7 @@ def _run_cell(self:Sandbox, code:str, timeout:float) -> RunResult:
     except _FrameViolation as exception:
         return self._lost(f'SandboxError: the sandbox sent an invalid reply ({exception})', started)
 
-# %% ../../nbs/04_interp/05_host.ipynb 54
+# %% ../../nbs/04_interp/05_host.ipynb 56
 @_patch
 def _result(self:Sandbox, reply:dict, timed_out:bool, timeout:float, started:float, interjected:int=0) -> RunResult:
     limit = self.max_output
@@ -915,7 +984,7 @@ def _result(self:Sandbox, reply:dict, timed_out:bool, timeout:float, started:flo
     return RunResult(output, value, error, images, tuple(notes), timed_out, bool(interjected), time.monotonic() - started,
                      outputs)
 
-# %% ../../nbs/04_interp/05_host.ipynb 56
+# %% ../../nbs/04_interp/05_host.ipynb 58
 @_patch
 def _directory_fd(self:Sandbox, name:str) -> tuple:
     "(directory fd, path relative to it) for `name`: relative names are in scratch, absolute ones in a write path."
@@ -944,7 +1013,7 @@ def read_file(self:Sandbox,
         # never more than the code itself may read
         with _FileSystemIds(*self._ids()): return _read_regular_file(directory, relative, limit, self._ids())
 
-# %% ../../nbs/04_interp/05_host.ipynb 57
+# %% ../../nbs/04_interp/05_host.ipynb 59
 @_patch
 def write_file(self:Sandbox,
                name:str, # A path relative to scratch (its directory must exist)
@@ -962,9 +1031,9 @@ def write_file(self:Sandbox,
 @_patch
 def files(self:Sandbox) -> list:
     """Relative paths of the regular files in scratch (no symlinks or special files; at most 10,000, at most 32
-    directories deep)."""
+    directories deep); the bytes of a name that are not UTF-8 are shown as `\\xNN`."""
     self._check_usable()
     with self._lock:
         self._check_usable()
         directory, _ = self._directory_fd('.')
-        return _regular_files(directory)
+        return [os.fsencode(name).decode('utf-8', 'backslashreplace') for name in _regular_files(directory)]

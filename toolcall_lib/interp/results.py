@@ -4,23 +4,21 @@
 
 # %% ../../nbs/04_interp/04_results.ipynb 2
 from __future__ import annotations
-import base64
+import base64, html as _html, re
 from dataclasses import dataclass
-from html.parser import HTMLParser
 from .protocol import _IMAGE_MIMES
 
 # %% auto 0
 __all__ = ['Image', 'RunResult']
 
 # %% ../../nbs/04_interp/04_results.ipynb 7
-class _HTMLText(HTMLParser):
-    """HTML turned into the plain text a model reads: tables as `| a | b |` rows, blocks on their own lines, no styles
-    or scripts."""
+class _HTMLText:
+    """HTML turned into the plain text a model reads (from the tags and text `_html_events` hands it): tables as `| a | b |`
+    rows, blocks on their own lines, no styles or scripts."""
     _BLOCKS = {'p', 'div', 'br', 'li', 'ul', 'ol', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'pre', 'table', 'tr', 'hr',
                'blockquote', 'section'}
     _HIDDEN = {'style', 'script', 'head', 'title'}
     def __init__(self):
-        super().__init__(convert_charrefs=True)
         self.lines, self.current, self.hidden, self.preformatted, self.row, self.cell = [], [], 0, 0, None, None
     def end_line(self):
         text = ''.join(self.current).rstrip()
@@ -57,20 +55,73 @@ class _HTMLText(HTMLParser):
             before = ' ' if data[:1].isspace() and self.current else ''
             if words: self.current.append(before + words + (' ' if data[-1:].isspace() else ''))
 
-# %% ../../nbs/04_interp/04_results.ipynb 8
-def _html_text(html:str) -> str:
-    "The readable text of an HTML fragment (a styled table, a DataFrame): no markup, tables as `| ... |` rows."
-    parser = _HTMLText()
-    parser.feed(html); parser.close(); parser.end_line()
-    return '\n'.join(parser.lines)
+# %% ../../nbs/04_interp/04_results.ipynb 9
+_MARKUP = re.compile(r'<(?:[A-Za-z!?]|/[A-Za-z])')  # a `<` that opens a tag, an end tag, a comment or a declaration
+_TAG_END = re.compile(r'>|=[ \t\n\r\f]*["\']')  # the end of a tag, or the start of a quoted attribute value
+_TAG_NAME = re.compile(r'[^ \t\n\r\f/>]*')
 
-def _model_text(data:dict) -> str|None:
-    "What a model reads of a rich output's formats: Markdown, else HTML as text, else plain text."
-    if 'text/markdown' in data: return data['text/markdown']
-    if 'text/html' in data: return _html_text(data['text/html'])
-    return data.get('text/plain')
+def _tag_end(html:str, position:int) -> int:
+    "Where the tag whose name starts at `position` ends (its `>`), or -1 if the text ends first."
+    while True:
+        found = _TAG_END.search(html, position)
+        if found is None: return -1
+        if found.group() == '>': return found.start()
+        closing = html.find(found.group()[-1], found.end())  # the value runs to the same quote
+        if closing < 0: return -1
+        position = closing + 1
+
+def _html_events(html:str, handler:_HTMLText):
+    "Hand the tags and text of `html` to `handler`, in order, in one pass."
+    lower, text_start, position = html.lower(), 0, 0
+    while True:
+        found = _MARKUP.search(html, position)  # a `<` that opens nothing is text
+        if found is None: break
+        start = found.start()
+        following, closing = html[start + 1], html[start + 1] == '/'
+        name_start = start + 1 + closing
+        if start > text_start: handler.handle_data(_html.unescape(html[text_start:start]))
+        if html.startswith('<!--', start): end, length = html.find('-->', start + 4), 3
+        elif following in ('!', '?'): end, length = html.find('>', start), 1  # a declaration: skipped
+        else: end, length = _tag_end(html, name_start), 1
+        text_start = position = end + length
+        if end < 0: return  # cut off by the end of the text: dropped
+        if following in ('!', '?'): continue
+        name = _TAG_NAME.match(lower, name_start).group()
+        if closing: handler.handle_endtag(name); continue
+        if html[end - 1] == '/': handler.handle_startendtag(name, []); continue
+        handler.handle_starttag(name, [])
+        if name in ('script', 'style'):  # their text is not markup: it runs to their end tag
+            text_start = position = lower.find('</' + name, end + 1)
+            if position < 0: return
+    if text_start < len(html): handler.handle_data(_html.unescape(html[text_start:]))
 
 # %% ../../nbs/04_interp/04_results.ipynb 10
+_MAX_HTML_CHARACTERS = 100_000  # of a result's HTML read as text, all its outputs together; the rest is cut, with a note
+
+def _html_text(html:str, limit:int=_MAX_HTML_CHARACTERS) -> str:
+    "The readable text of an HTML fragment (a styled table, a DataFrame): no markup, tables as `| ... |` rows."
+    handler = _HTMLText()
+    _html_events(html[:limit], handler); handler.end_line()
+    cut = f'\n[HTML cut: {len(html) - limit} more characters not read]' if len(html) > limit else ''
+    return '\n'.join(handler.lines) + cut
+
+def _model_text(data:dict, html_limit:int=_MAX_HTML_CHARACTERS) -> str|None:
+    """What a model reads of a rich output's formats: Markdown, else HTML as text (at most `html_limit` characters of it read;
+    none, and the plain text if there is one), else plain text."""
+    if 'text/markdown' in data: return data['text/markdown']
+    if 'text/html' in data and (html_limit > 0 or 'text/plain' not in data):
+        try: return _html_text(data['text/html'], html_limit)
+        except Exception: return data.get('text/plain', data['text/html'])  # the converter failed: plain text instead
+    return data.get('text/plain')
+
+# %% ../../nbs/04_interp/04_results.ipynb 15
+_SURROGATE = re.compile('[\ud800-\udfff]')
+
+def _valid_text(text:str) -> str:
+    "`text` with every surrogate code point (which UTF-8 cannot encode) replaced by U+FFFD."
+    return text if text.isascii() else _SURROGATE.sub('\ufffd', text)
+
+# %% ../../nbs/04_interp/04_results.ipynb 17
 @dataclass(frozen=True)
 class Image:
     """A rich display output: an image produced by the code (a matplotlib figure, `IPython.display.Image`, an object
@@ -84,7 +135,7 @@ class Image:
     def bytes(self) -> bytes: return base64.b64decode(self.data)
     def to_dict(self) -> dict: return {'mime': self.mime, 'data': self.data, 'width': self.width, 'height': self.height}
 
-# %% ../../nbs/04_interp/04_results.ipynb 11
+# %% ../../nbs/04_interp/04_results.ipynb 18
 @dataclass(frozen=True)
 class RunResult:
     """What running a cell in a sandbox showed: printed output, the last expression's value, an error, images, notes,
@@ -104,23 +155,26 @@ class RunResult:
     def ok(self) -> bool: return self.error is None
     def _shown(self) -> list:
         "The text of each output in order: printed text, rich outputs as a model reads them, images described."
-        parts, images = [], iter(self.images)
+        parts, images, html_left = [], iter(self.images), _MAX_HTML_CHARACTERS
         for output in self.outputs:
             if output['output_type'] == 'stream':
                 if output['text'].rstrip('\n'): parts.append(output['text'].rstrip('\n'))
             elif output['output_type'] in ('display_data', 'execute_result'):
                 pictures = [mime for mime in _IMAGE_MIMES if mime in output['data']]
                 # a value keeps its text beside its image; a displayed figure is its image
-                text = _model_text(output['data'])
+                text = _model_text(output['data'], html_left)
+                if 'text/markdown' not in output['data']: html_left -= min(len(output['data'].get('text/html', '')), html_left)
                 if text is not None and (output['output_type'] == 'execute_result' or not pictures): parts.append(text)
                 parts += [str(next(images, '[image]')) for _ in pictures]
         return parts
     def __str__(self):
+        if '_text' in self.__dict__: return self.__dict__['_text']  # made once: reading HTML costs time
         if self.outputs: parts = self._shown()
         else: parts = ([self.output.rstrip('\n')] if self.output else []) + ([self.value] if self.value is not None else [])
         if self.error: parts.append(self.error)
         if not self.outputs: parts += [str(image) for image in self.images]
-        return '\n'.join(parts + [f'[{note}]' for note in self.notes])
+        object.__setattr__(self, '_text', '\n'.join(parts + [f'[{note}]' for note in self.notes]))
+        return self._text
     def to_dict(self) -> dict:
         return {'output': self.output, 'value': self.value, 'error': self.error, 'images': [i.to_dict() for i in self.images],
                 'notes': list(self.notes), 'timed_out': self.timed_out, 'state_lost': self.state_lost, 'duration': self.duration,
