@@ -212,8 +212,23 @@ def exported_names(cells: list) -> list[tuple]:
                     arguments = node.args
                     parameters = [a.arg for a in arguments.posonlyargs + arguments.args + arguments.kwonlyargs
                                   + [arguments.vararg, arguments.kwarg] if a and a.arg not in ('self', 'cls')]
-                names.append((node.name, parameters, docstring))
+                names.append((_patched_name(node), parameters, docstring))
     return names
+
+
+def _patched_name(node) -> str:
+    "`Chat.stream` for a function fastcore's `@patch` adds to a class (`def stream(self:Chat, ...)`), else its own name."
+    decorators = [d.id if isinstance(d, ast.Name) else getattr(d, 'attr', '') for d in getattr(node, 'decorator_list', [])]
+    arguments = getattr(node, 'args', None)
+    first = (arguments.posonlyargs + arguments.args)[:1] if arguments else []
+    if 'patch' in decorators and first and isinstance(first[0].annotation, ast.Name):
+        return f'{first[0].annotation.id}.{node.name}'
+    return node.name
+
+
+def anchor(name: str) -> str:
+    "The id mkdocs' toc gives a show_doc heading named `name` (`Chat.stream` -> `chatstream`)."
+    return re.sub(r'[^\w\s-]', '', name.lower())
 
 
 @pytest.fixture(scope='module')
@@ -305,9 +320,9 @@ def test_api_pages_show_docs_of_exported_names(site, rendered):
         if '/' in notebook or notebook == 'index.ipynb': continue
         html = (site['dest']/site['pages'][notebook]).with_suffix('.html').read_text(encoding='utf-8')
         for name, parameters, docstring in exported_names(site['cells'][notebook]):
-            anchor = name.lower()
-            assert dom.ids.get(anchor, '').startswith('h'), f'{notebook}: no show_doc heading for exported {name}'
-            start = html.index(f'id="{anchor}"')
+            name_anchor = anchor(name)
+            assert dom.ids.get(name_anchor, '').startswith('h'), f'{notebook}: no show_doc heading for exported {name}'
+            start = html.index(f'id="{name_anchor}"')
             end = html.find('<hr', start)
             section_html = html[start:end if end > 0 else None]
             section = unescape(re.sub(r'<[^>]+>', ' ', section_html))
@@ -446,7 +461,7 @@ def test_show_docs_come_in_definition_order(site):
         if '/' in notebook or notebook == 'index.ipynb': continue
         html = (site['dest']/page).with_suffix('.html').read_text(encoding='utf-8')
         names = [name for name, _, _ in exported_names(site['cells'][notebook])]
-        positions = [html.find(f'id="{name.lower()}"') for name in names]
+        positions = [html.find(f'id="{anchor(name)}"') for name in names]
         shown = [name for name, _ in sorted(zip(names, positions), key=lambda pair: pair[1])]
         assert shown == names, f'{notebook}: show_doc order {shown} differs from the definition order {names}'
 

@@ -415,7 +415,7 @@ def gone(pid:int) -> bool:
     "True once process `pid` no longer exists (nor lingers as a zombie)."
     try:
         with open(f'/proc/{pid}/stat') as file: return file.read().split(') ')[1].startswith('Z')
-    except FileNotFoundError: return True
+    except (FileNotFoundError, ProcessLookupError): return True   # ProcessLookupError: it ended between open and read
 
 
 def test_closed_sessions_leave_nothing_behind():
