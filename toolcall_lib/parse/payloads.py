@@ -409,18 +409,19 @@ def _add_argument(arguments:dict, key:str, value, repeated:set):
 def _parameters(body:str, prefix:str='', budget:_Budget|None=None):
     """(arguments, keys whose values are text) from the parameter elements of `body`, or None when it has none:
     `<parameter=k>v</parameter>`, `<parameter name="k">v</parameter>` (after `prefix`, e.g. 'steptml:'), and without a
-    prefix also `<argument name="k">` and `<param name="k">`. `string="false"` marks a JSON value (DSML)."""
+    prefix also `<argument name="k">` and `<param name="k">`. `string="false"` marks a JSON value (DSML). An element
+    without a name makes it `_UNNAMED`: its value belongs to no key, so the call cannot be read."""
     kinds = (f'{prefix}parameter',) + (('argument', 'param') if not prefix else ())
     for kind in kinds:
         if f'<{kind}' not in body: continue
-        arguments, text_keys, repeated, found = {}, set(), set(), False
+        arguments, text_keys, repeated, found, unnamed = {}, set(), set(), False, False
         for inside, content in _elements(body, f'<{kind}', f'</{kind}>', _Finder(body)):
             found = True
             if inside.startswith('='): key, attributes = inside[1:].strip(), {}
             else:
                 attributes = _scan_attributes(inside)
                 key = attributes.get('name', '').strip()
-            if not key: continue
+            if not key: unnamed = True; continue
             value = _element_value(content)
             # MiniCPM 5 escapes `<`, `&`
             if kind == 'param' and _CDATA_OPEN not in content: value = html.unescape(value)
@@ -428,8 +429,10 @@ def _parameters(body:str, prefix:str='', budget:_Budget|None=None):
                 _add_argument(arguments, key, decoded, repeated); continue
             _add_argument(arguments, key, value, repeated)
             if attributes.get('string') != 'true': text_keys.add(key)
-        if found: return arguments, frozenset(text_keys)
+        if found: return _UNNAMED if unnamed else (arguments, frozenset(text_keys))
     return None
+
+_UNNAMED = object()   # what `_parameters` returns when a parameter element has no name
 
 # %% ../../nbs/03_parse/00_payloads.ipynb 38
 def _child_elements(text:str) -> list:

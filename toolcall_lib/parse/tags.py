@@ -5,7 +5,7 @@
 # %% ../../nbs/03_parse/03_tags.ipynb 2
 from __future__ import annotations
 import dataclasses, html, json, re
-from toolcall_lib.parse.payloads import (_Budget, _FAILED, _Finder, _NotJSON, _RawCall, _add_argument,
+from toolcall_lib.parse.payloads import (_Budget, _FAILED, _Finder, _NotJSON, _RawCall, _UNNAMED, _add_argument,
     _calls_from_payload, _child_elements, _child_fields, _element_value, _elements, _identifier_end, _loads,
     _looks_pythonic, _parameters, _payload_calls, _pythonic_calls, _scan_attributes, _scan_value, _skip_space,
     _valid_name)
@@ -43,6 +43,7 @@ def _named_call(name:str, body:str, budget:_Budget, prefix:str='', span=None):
     child element per key, or nothing at all. Anything else is refused with a reason, never read as no arguments."""
     if not _valid_name(name): return None
     found = _parameters(body, prefix, budget)
+    if found is _UNNAMED: return _RawCall(name, None, span=span, reason=f'a parameter of {name!r} has no name')
     if found is not None: return _RawCall(name, found[0], text_keys=found[1], span=span)
     stripped = body.strip()
     if not stripped: return _RawCall(name, {}, span=span)
