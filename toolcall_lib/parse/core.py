@@ -21,6 +21,7 @@ __all__ = ['NOT_ALLOWED', 'FormatTableError', 'format_examples', 'format_markers
 # %% ../../nbs/03_parse/02_core.ipynb 13
 class FormatTableError(ToolcallLibError, ValueError):
     "A format family declared twice, an opener another family owns, or a reader priority or example layout taken twice."
+
 @dataclass(frozen=True, slots=True)
 class _Family:
     "A format family: the markers that open it in prose, how it reads from there, its body readers, its other markers."
@@ -37,6 +38,7 @@ _COMPILED = []   # [_Markers] built from the table on first use, dropped when th
 def _caller() -> str:
     "The module that called the function calling this (the one declaring a family, a reader or an example)."
     return sys._getframe(2).f_globals.get('__name__', '')
+
 def _register(name:str, openers, open, *, reader=None):
     "Declare the family `name`, opened by the literal markers `openers`; `reader` is its first reader (priority 100)."
     openers, module = tuple(openers), _caller()
@@ -47,6 +49,7 @@ def _register(name:str, openers, open, *, reader=None):
     _FAMILIES[name] = _Family(name, openers, open, [], [], module)
     if reader is not None: _add_reader(name, 100, reader, module=module)
     _COMPILED.clear()
+
 def _add_reader(name:str, priority:int, reader, *, module:str|None=None):
     "Give the family `name` one more reader, tried in `priority` order (lowest first) with its others."
     module, family = module or _caller(), _FAMILIES.get(name)
@@ -63,10 +66,12 @@ def _add_examples(name:str, examples:dict, *, fragments=()):
     module = _caller()
     for layout, render in examples.items(): _EXAMPLES[_free_layout(layout)] = (name, render, module)
     if fragments: _FAMILIES[name].fragments.extend((fragment, module) for fragment in fragments)
+
 def _free_layout(layout:str) -> str:
     if layout in _EXAMPLES:
         raise FormatTableError(f'the example layout {layout!r} is taken by {_EXAMPLES[layout][0]!r}')
     return layout
+
 def _forget(module:str):
     "Drop what `module` declared: a notebook run again (its tests) declares its families anew."
     for name in [name for name, family in _FAMILIES.items() if family.module == module]: del _FAMILIES[name]
@@ -75,9 +80,11 @@ def _forget(module:str):
         family.fragments[:] = [entry for entry in family.fragments if entry[1] != module]
     for layout in [layout for layout, entry in _EXAMPLES.items() if entry[2] == module]: del _EXAMPLES[layout]
     _COMPILED.clear()
+
 def _json_call(name:str, arguments:dict, key:str='arguments') -> str:
     "`{\"name\": ..., key: arguments}` as JSON: one call object, for the examples of the formats that write them."
     return json.dumps({'name': name, key: arguments})
+
 def _python_call(name:str, arguments:dict) -> str:
     "`name(key=value, ...)`: one Pythonic call, for the examples of the formats that write them."
     return name + '(' + ', '.join(f'{key}={value!r}' for key, value in arguments.items()) + ')'
@@ -85,9 +92,11 @@ _add_examples('', {   # JSON and Pythonic calls loose in prose: read by the scan
     'json': lambda name, arguments: json.dumps({'name': name, 'arguments': arguments}),
     'pythonic': lambda name, arguments: f'[{_python_call(name, arguments)}]',
     'llamacpp_generic': lambda name, arguments: json.dumps({'tool_call': {'name': name, 'arguments': arguments}})})
+
 def format_examples() -> dict:
     "How each layout the format table knows writes one call: `{layout: render(name, arguments) -> text}`."
     return {layout: render for layout, (_, render, _) in _EXAMPLES.items()}
+
 def format_markers() -> tuple:
     "Every literal marker the format table names: each family's openers, then the other pieces of markup it names."
     openers = [opener for family in _FAMILIES.values() for opener in family.openers]
@@ -191,6 +200,7 @@ def _markers() -> _Markers:
     "The table's `_Markers`, built once per version of the table."
     if not _COMPILED: _COMPILED.append(_Markers(_FAMILIES))
     return _COMPILED[0]
+
 def _loose_start(text:str, position:int, final:bool):
     "Whether the `{` or `[` at `position` may start a loose call: True, False, or None (wait for more text)."
     if _LOOSE_RE.match(text, position): return True
@@ -228,10 +238,12 @@ def _bare_name(calls:list, body:str) -> bool:
     """Whether a block's body is nothing but one call's name (GLM's call without arguments): left open, that is a word
     of prose (`use <tool_call> tags`)."""
     return len(calls) == 1 and not calls[0].arguments and body.strip() == calls[0].name
+
 def _all_refused(calls:list) -> bool:
     """Whether a block named calls but none read (`<invoke name="x">` and then prose): left open, that is prose
     mentioning the markup."""
     return bool(calls) and all(call.reason is not None for call in calls)
+
 class _Block:
     "A block that ends at a closing marker (consumed) or a stopping marker (not consumed)."
     __slots__ = (
@@ -272,6 +284,7 @@ class _Block:
             start, state, end = self.arguments
             state[0] -= count
             self.arguments = [start - count, state, end - count if end is not None else None]
+
 class _Value:
     "A JSON / Pythonic value that ends where its brackets balance."
     __slots__ = ('start', 'value_start', 'format', 'strict', 'name', 'call_id', 'state', 'announced')
@@ -293,6 +306,7 @@ def _read(name:str, *body) -> tuple:
         found = reader(*body)
         if found is not None: return found
     return name, []
+
 def _block_opener(name:str, closers:tuple, stoppers:tuple|None=None, **flags):
     "`open` for a block from its opening token to one of `closers`; its readers take `(body, scanner)`."
     def read(body, scanner): return _read(name, body, scanner)
@@ -303,6 +317,7 @@ def _block_opener(name:str, closers:tuple, stoppers:tuple|None=None, **flags):
         )
         return scanner._finish_block(text, final)
     return open
+
 def _readers_open(name:str):
     "`open` for a family whose readers read from its marker on, `reader(scanner, text, position, marker, final)`."
     def open(scanner, text, position, marker, final):
@@ -311,6 +326,7 @@ def _readers_open(name:str):
             if found is not _PASS: return found
         return False
     return open
+
 def _tag_markers(name:str) -> tuple:
     "The markers that open the tag `<name>`: its name and then `>` or a space."
     return tuple(f'<{name}{end}' for end in ('>', ' ', '\n', '\t', '\r'))
@@ -330,6 +346,7 @@ def _tag_opener(name:str, closers:tuple=(), preview:bool=False, block=_Block):
                                 name='hermes' if preview else None)
         return scanner.pending.resume(scanner, text, final)
     return open
+
 def _reasoning_opener(closer:str, *more:str):
     "`open` for a reasoning block: what follows, up to `closer` (or any of `more`), is reasoning."
     closers = (closer,) + more
@@ -339,6 +356,7 @@ def _reasoning_opener(closer:str, *more:str):
     _REASONING_CLOSERS.extend(each for each in closers if each not in _REASONING_CLOSERS)
     open.hidden = True   # opens no call
     return open
+
 def _hidden(scanner, text, position, marker, final):
     "`open` for a token that only disappears from the text."
     return position + len(marker), 'hidden', None

@@ -34,6 +34,7 @@ def _repairable(text:str) -> bool:
     for count, _ in enumerate(_KEYLESS_OBJECT.finditer(text)):
         if count >= 4: return False
     return True
+
 class _Budget:
     "How many characters json-repair may still look at during one parse, and how many times it may be called."
     __slots__ = ('remaining', 'attempts')
@@ -72,6 +73,7 @@ def _repair_would_invent(text:str) -> bool:
             while following < length and text[following] in ' \t\r\n': following += 1
             if following < length and text[following] in '{[': return True
         position += 1
+
 def _loads(text:str, budget:_Budget):
     "Decode JSON, repairing it when needed, affordable and safe; `_FAILED` when that does not work."
     try: return _json(text)
@@ -104,6 +106,7 @@ def _valid_name(name, spaces:bool=True) -> bool:
     "Whether `name` can be a tool name: short, on one line, no brackets or quotes; inner spaces only when `spaces`."
     return (isinstance(name, str) and 0 < len(name) <= 256 and _BAD_NAME_CHAR.search(name) is None
             and (spaces or _SPACE_CHAR.search(name) is None))
+
 @dataclass(slots=True)
 class _RawCall:
     "A call as found, before the allow-list and argument decoding (not frozen: a stream makes two per call, and cheaply)."
@@ -115,11 +118,13 @@ class _RawCall:
     arguments_text: str|None = None # the arguments exactly as written, when a stream has been sending them raw
     reason: str|None = None # set when the markup named a call but did not read as one: the call is refused with this
     json_slot: bool = False # the format puts a JSON object here: text that does not decode to one refuses the call
+
 def _first_key(mapping:dict, keys:tuple):
     # plain loops here and below: a stream reads one object per call, and a generator costs more than the work
     for key in keys:
         if key in mapping: return key
     return None
+
 def _call_from_object(obj:dict, strict:bool) -> _RawCall|None:
     function = obj.get('function', obj.get('function_call'))
     if isinstance(function, dict) and isinstance(function.get('name'), str):
@@ -176,6 +181,7 @@ _JSON_WORDS = {'true': True, 'false': False, 'null': None}
 def _literal(node):
     if isinstance(node, ast.Name) and node.id in _JSON_WORDS: return _JSON_WORDS[node.id]
     return ast.literal_eval(node)
+
 class _NotJSON(ValueError): "A Python literal with no JSON form."
 def _as_json(value):
     "`value` (a Python literal) as plain JSON data; `_NotJSON` says why when it has no JSON form."
@@ -188,6 +194,7 @@ def _as_json(value):
         if not all(isinstance(key, str) for key in value): raise _NotJSON('a dict with keys that are not strings')
         return {key: _as_json(item) for key, item in value.items()}
     raise _NotJSON(f'a {type(value).__name__} value ({_short(value, 30)}) has no JSON form')
+
 def _dotted_name(node) -> str|None:
     parts = []
     while isinstance(node, ast.Attribute): parts.append(node.attr); node = node.value
@@ -248,6 +255,7 @@ def _pythonic_calls(source:str) -> list:
             except RecursionError: reason = reason or f'argument {keyword.arg!r} is nested too deeply'
         calls.append(_RawCall(name, None, reason=reason) if reason else _RawCall(name, arguments))
     return calls
+
 def _looks_pythonic(source:str) -> bool:
     "Whether `source` starts like a Pythonic call list (`[name(`) or a call (`name(`) rather than JSON."
     stripped = source.lstrip()
@@ -372,6 +380,7 @@ def _element_value(text:str) -> str:
     if stripped.startswith(_CDATA_OPEN) and stripped.endswith(_CDATA_CLOSE):
         return stripped[len(_CDATA_OPEN) : -len(_CDATA_CLOSE)]
     return text
+
 def _elements(body:str, opener:str, closer:str, finder:_Finder, spans:list|None=None):
     """Yield (inside of the opening tag, content) for each `opener...>content closer` in `body`; unclosed runs to the
     next opener. When `spans` is a list, each element's (start, end) in `body` is appended to it before it is yielded.
@@ -399,6 +408,7 @@ def _elements(body:str, opener:str, closer:str, finder:_Finder, spans:list|None=
         if spans is not None: spans.append((start, end))
         yield body[after:tag_end], body[tag_end + 1:stop]
         position = end
+
 def _add_argument(arguments:dict, key:str, value, repeated:set):
     "Set `key`; a key given again collects its values in a list (`<parameter name=\"item\">` written once per item)."
     if key not in arguments: arguments[key] = value
@@ -409,18 +419,19 @@ def _add_argument(arguments:dict, key:str, value, repeated:set):
 def _parameters(body:str, prefix:str='', budget:_Budget|None=None):
     """(arguments, keys whose values are text) from the parameter elements of `body`, or None when it has none:
     `<parameter=k>v</parameter>`, `<parameter name="k">v</parameter>` (after `prefix`, e.g. 'steptml:'), and without a
-    prefix also `<argument name="k">` and `<param name="k">`. `string="false"` marks a JSON value (DSML)."""
+    prefix also `<argument name="k">` and `<param name="k">`. `string="false"` marks a JSON value (DSML). An element
+    without a name makes it `_UNNAMED`: its value belongs to no key, so the call cannot be read."""
     kinds = (f'{prefix}parameter',) + (('argument', 'param') if not prefix else ())
     for kind in kinds:
         if f'<{kind}' not in body: continue
-        arguments, text_keys, repeated, found = {}, set(), set(), False
+        arguments, text_keys, repeated, found, unnamed = {}, set(), set(), False, False
         for inside, content in _elements(body, f'<{kind}', f'</{kind}>', _Finder(body)):
             found = True
             if inside.startswith('='): key, attributes = inside[1:].strip(), {}
             else:
                 attributes = _scan_attributes(inside)
                 key = attributes.get('name', '').strip()
-            if not key: continue
+            if not key: unnamed = True; continue
             value = _element_value(content)
             # MiniCPM 5 escapes `<`, `&`
             if kind == 'param' and _CDATA_OPEN not in content: value = html.unescape(value)
@@ -428,8 +439,10 @@ def _parameters(body:str, prefix:str='', budget:_Budget|None=None):
                 _add_argument(arguments, key, decoded, repeated); continue
             _add_argument(arguments, key, value, repeated)
             if attributes.get('string') != 'true': text_keys.add(key)
-        if found: return arguments, frozenset(text_keys)
+        if found: return _UNNAMED if unnamed else (arguments, frozenset(text_keys))
     return None
+
+_UNNAMED = object()   # what `_parameters` returns when a parameter element has no name
 
 # %% ../../nbs/03_parse/00_payloads.ipynb 38
 def _child_elements(text:str) -> list:
@@ -451,6 +464,7 @@ def _child_elements(text:str) -> list:
         if close == -1: return children
         children.append((tag, inside, text[tag_end + 1:close]))
         position = close + len(tag) + 3
+
 def _child_fields(text:str) -> dict:
     "Arguments written as one child element per key (`<city>Paris</city>`); a repeated key becomes a list."
     fields, repeated = {}, set()

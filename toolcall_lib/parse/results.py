@@ -95,28 +95,33 @@ class StreamEvent:
         fields = {name: getattr(self, name) for name in self.__dataclass_fields__}
         if 'call' in fields: fields['call'] = fields['call'].to_dict()
         return {'type': self.kind, **fields}
+
 @dataclass(frozen=True, slots=True)
 class TextDelta(StreamEvent):
     "Visible text, free of tool markup."
     text: str # The next piece of visible text
     kind = 'text'
+
 @dataclass(frozen=True, slots=True)
 class ReasoningDelta(StreamEvent):
     "Text from a think block or a reasoning channel."
     text: str # The next piece of reasoning
     kind = 'reasoning'
+
 @dataclass(frozen=True, slots=True)
 class CallStarted(StreamEvent):
     "A call's complete name is known."
     index: int # Position the call will have in `ParseResult.calls`
     name: str # Canonical tool name
     kind = 'call_started'
+
 @dataclass(frozen=True, slots=True)
 class ArgumentsDelta(StreamEvent):
     "A piece of the call's arguments, as JSON text."
     index: int # Which call
     delta: str # The next piece; the pieces of one call join into its arguments as JSON text
     kind = 'arguments_delta'
+
 @dataclass(frozen=True, slots=True)
 class CallFinished(StreamEvent):
     "A call is complete."
@@ -131,6 +136,7 @@ class CallAbandoned(StreamEvent):
     index: int # The index `CallStarted` announced (the next call will reuse it)
     name: str # The name it announced
     kind = 'call_abandoned'
+
 @dataclass(frozen=True, slots=True)
 class CallRejected(StreamEvent):
     "Call markup was found but refused: its tool is not in the allow-list, or it did not read as a call."
@@ -148,6 +154,7 @@ class StreamClosedError(ToolcallLibError, RuntimeError):
 # %% ../../nbs/03_parse/01_results.ipynb 18
 _ALNUM = frozenset('abcdefghijklmnopqrstuvwxyz0123456789')
 def _loose(name:str) -> str: return ''.join(char for char in name.lower() if char in _ALNUM)
+
 def _tool_entry(tool) -> tuple:
     "Name and parameter schema of one `tools` entry."
     if isinstance(tool, str): return tool, None

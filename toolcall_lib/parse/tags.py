@@ -5,7 +5,7 @@
 # %% ../../nbs/03_parse/03_tags.ipynb 2
 from __future__ import annotations
 import dataclasses, html, json, re
-from toolcall_lib.parse.payloads import (_Budget, _FAILED, _Finder, _NotJSON, _RawCall, _add_argument,
+from toolcall_lib.parse.payloads import (_Budget, _FAILED, _Finder, _NotJSON, _RawCall, _UNNAMED, _add_argument,
     _calls_from_payload, _child_elements, _child_fields, _element_value, _elements, _identifier_end, _loads,
     _looks_pythonic, _parameters, _payload_calls, _pythonic_calls, _scan_attributes, _scan_value, _skip_space,
     _valid_name)
@@ -43,6 +43,7 @@ def _named_call(name:str, body:str, budget:_Budget, prefix:str='', span=None):
     child element per key, or nothing at all. Anything else is refused with a reason, never read as no arguments."""
     if not _valid_name(name): return None
     found = _parameters(body, prefix, budget)
+    if found is _UNNAMED: return _RawCall(name, None, span=span, reason=f'a parameter of {name!r} has no name')
     if found is not None: return _RawCall(name, found[0], text_keys=found[1], span=span)
     stripped = body.strip()
     if not stripped: return _RawCall(name, {}, span=span)
@@ -60,6 +61,7 @@ def _named_call(name:str, body:str, budget:_Budget, prefix:str='', span=None):
     return _RawCall(
         name, None, span=span, reason=f'the arguments of {name!r} are neither parameter elements nor a JSON object'
     )
+
 def _function_calls(body:str, budget:_Budget) -> list:
     "Calls written as `<function=NAME>...</function>` or `<function name=\"NAME\">...</function>` elements."
     calls, spans = [], []
@@ -87,6 +89,7 @@ def _nested_field_calls(body:str, attributes:dict, budget:_Budget) -> list:
     if _parameters(body) is not None: rest = body
     call = _named_call(name, rest, budget)
     return [call] if call is not None else []
+
 def _wrapped_calls(body:str, tag:str, budget:_Budget) -> list:
     "The calls of a wrapper around `<tag ...>...</tag>` call elements, each with its own span."
     calls, spans = [], []
@@ -94,6 +97,7 @@ def _wrapped_calls(body:str, tag:str, budget:_Budget) -> list:
         for call in _markup_body_calls(content, _scan_attributes(inside), budget, bare_name=True)[1]:
             calls.append(dataclasses.replace(call, span=spans[-1]))
     return calls
+
 def _markup_body_calls(body:str, attributes:dict, budget:_Budget, bare_name:bool=False) -> tuple:
     """(format, calls) for the body of a `<tool_call>`-like element. `bare_name`: a body of one bare word is GLM's call
     without arguments (in `<tool_call>` and `<function_call>`, where GLM and the name-then-parameters style write it).
@@ -234,16 +238,21 @@ def _invoke_calls(body:str, prefix:str, budget:_Budget) -> list:
         call = _named_call(_scan_attributes(attributes).get('name', '').strip(), inside, budget, prefix, spans[-1])
         if call is not None: calls.append(call)
     return calls
+
 def _function_calls_reader(body, scanner, attributes, opening):
     if '<invoke' in body: return 'invoke', _invoke_calls(body, '', scanner.budget)
     found_format, calls = _markup_body_calls(body, attributes, scanner.budget)
     return ('invoke' if found_format == 'hermes' else found_format), calls
+
 def _invoke_reader(body, scanner, attributes, opening):
     return 'invoke', _invoke_calls(opening + body + '</invoke>', '', scanner.budget)
+
 def _minimax_reader(body, scanner, attributes, opening): return 'minimax', _invoke_calls(body, '', scanner.budget)
+
 def _tool_use_reader(body, scanner, attributes, opening):
     if '<function' in body: return 'xml', _function_calls(body, scanner.budget)
     return _function_call_reader(body, scanner, attributes, opening)
+
 def _tool_reader(body, scanner, attributes, opening):
     name = attributes.get('name', '').strip()
     if not name: return 'xml', []
@@ -454,6 +463,7 @@ def _element_tree(content:str, depth:int=0):
     fields, repeated = {}, set()
     for tag, _, child in children: _add_argument(fields, tag, _element_tree(child, depth + 1), repeated)
     return fields
+
 def _minimax_m3_reader(body, scanner):
     calls, spans = [], []
     for inside, content in _elements(body, f'{_MINIMAX_NS}<invoke', f'{_MINIMAX_NS}</invoke>', _Finder(body), spans):
@@ -477,6 +487,7 @@ def _minimax_m3_reader(body, scanner):
         # every leaf is text: typed by the schema
         calls.append(_RawCall(name, arguments, text_keys=frozenset(arguments), span=spans[-1]))
     return 'minimax_m3', calls
+
 def _open_minimax_m3(scanner, text, position, marker, final):
     "The prefix before `<tool_call>` opens the calls, before `<think>` the reasoning; before anything else it disappears."
     after, opener = position + len(marker), '<tool_call>'

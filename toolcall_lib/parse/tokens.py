@@ -74,6 +74,7 @@ def _deepseek_call(inside:str, span:tuple):
         name, arguments = name.strip(), rest.strip()
     else: name, arguments = left, right.strip()
     return _RawCall(name, arguments, span=span, json_slot=True) if _valid_name(name) else None
+
 def _deepseek_calls(body:str, lead_call:bool=True) -> list:
     "The calls of a DeepSeek block; `lead_call`: the first may start before any begin token (R1's short opener)."
     for token in (_DS_CALL_BEGIN, _DS_CALL_END, _DS_SEP): body = body.replace(token.replace('｜', '|'), token)
@@ -93,6 +94,7 @@ def _deepseek_calls(body:str, lead_call:bool=True) -> list:
     return calls
 
 def _deepseek_reader(body, scanner): return 'deepseek', _deepseek_calls(body, lead_call=False)   # each call has its begin token
+
 def _deepseek_short_reader(body, scanner): return 'deepseek', _deepseek_calls(body)
 
 _register('deepseek', ('<｜tool▁calls▁begin｜>', '<|tool▁calls▁begin|>'), _block_opener('deepseek', _DS_CALLS_END),
@@ -182,6 +184,7 @@ def _harmony_reader(name:str):
         call_name = name[len('functions.'):] if name.startswith('functions.') else name
         return 'harmony', [_RawCall(call_name, body.strip(), json_slot=True)] if _valid_name(call_name) else []
     return reader
+
 def _open_harmony(scanner, text, position, marker, final):
     after = position + len(marker)
     # ` to=NAME` where the prompt wrote `<|start|>assistant`: a recipient and then a special token, or prose
@@ -269,6 +272,7 @@ def _xtml_parts(body:str, opener:str, closer:str):
         }
         yield attributes, body[content_start:stop], start, end
         position = end
+
 def _kimi_k3_call(attributes:dict, content:str, span:tuple, budget:_Budget):
     name = attributes.get('tool', '').strip()
     if not _valid_name(name): return None
@@ -285,6 +289,7 @@ def _kimi_k3_call(attributes:dict, content:str, span:tuple, budget:_Budget):
     if not arguments and content.strip():
         return _RawCall(name, None, span=span, reason=f'the arguments of {name!r} are not argument channels')
     return _RawCall(name, arguments, span=span)
+
 def _kimi_k3_reader(body, scanner):
     calls = []
     for attributes, content, start, end in _xtml_parts(body, _XTML_CALL, _XTML_CALL_END):
@@ -411,6 +416,7 @@ def _gemma_calls(body:str, found_format:str, quote:str=_GEMMA_QUOTE) -> tuple:
     except _GemmaError as error:
         return found_format, [_RawCall(name, None, reason=f'the arguments of {name!r} do not read: {error}')]
     return found_format, [_RawCall(name, arguments)]
+
 def _gemma_reader(body, scanner): return _gemma_calls(body, 'gemma4')
 _register('gemma4', ('<|tool_call>',), _block_opener('gemma4', ('<tool_call|>',)), reader=_gemma_reader)
 _add_examples(
