@@ -139,3 +139,13 @@ def test_the_simulated_hosts_refuse_what_the_real_ones_do():
     assert test_docker == {'unshare_user': EPERM, 'unshare_net': EPERM, 'mount': EPERM, 'clone3': ENOSYS, 'fork': 0}, test_docker
     without = launcher_errors(NO_USER_NAMESPACES)
     assert without['unshare_user'] == ENOSPC and without['fork'] == 0 and without['clone3'] != ENOSYS, without
+
+
+@pytest.mark.parametrize('platform', ['darwin', 'win32'])
+def test_macos_and_windows_are_refused(monkeypatch, platform):
+    "Not Linux: no kernel layer to build on, so a Sandbox refuses at once (the check reads sys.platform at each start)."
+    from toolcall_lib.interp import Sandbox, IsolationError
+    monkeypatch.setattr(sys, 'platform', platform)
+    with pytest.raises(IsolationError) as caught: Sandbox()
+    assert str(caught.value) == (f'the sandbox is built from Linux kernel features and cannot run on {platform}; '
+                                 'use run_python_here for trusted code, or run on Linux')
