@@ -192,3 +192,56 @@ def test_the_sandbox_side_imports_only_the_standard_library():
     for node in ast.walk(ast.parse(source.read_text())):
         if isinstance(node, ast.ImportFrom): assert node.level == 0 and node.module.split('.')[0] in sys.stdlib_module_names | {'__future__'}, node.module
         elif isinstance(node, ast.Import): assert all(alias.name.split('.')[0] in sys.stdlib_module_names for alias in node.names)
+
+
+def test_code_tool_gives_a_chat_code_mode_in_one_line():
+    "A model's one `run_code` call runs twenty tool calls in one cell; only what the code printed goes back to the model."
+    from toolcall_lib.loop import Chat, ReplayClient
+    from toolcall_lib.interp.code_tool import code_tool
+    calls.clear()
+    code = 'temps = {city: get_weather(city)["temperature"] for city in [f"city{n}" for n in range(20)]}\nprint(len(temps), sum(temps.values()))'
+    turns = [{'role': 'assistant', 'content': None, 'tool_calls': [
+                 {'id': 'c1', 'type': 'function', 'function': {'name': 'run_code', 'arguments': json.dumps({'code': code})}}]},
+             {'role': 'assistant', 'content': 'Twenty cities, 420 degrees in all.'}]
+    tool = code_tool([get_weather])
+    try:
+        chat = Chat(ReplayClient(turns), [tool], provider='openai')
+        assert chat('How warm are my twenty cities?') == 'Twenty cities, 420 degrees in all.'
+    finally: tool.sandbox().close()
+    assert len(calls) == 20
+    assert '20 420' in json.dumps(chat.tool_results) and 'city19' not in json.dumps(chat.tool_results)
+    assert "def get_weather(city: str, unit: str = 'C') -> dict:" in tool.__doc__
+
+
+NONROOT = '''
+import importlib.util, json, os, sys
+spec = importlib.util.spec_from_file_location('toolcall_lib', sys.argv[1] + '/__init__.py', submodule_search_locations=[sys.argv[1]])
+library = importlib.util.module_from_spec(spec); sys.modules[spec.name] = library; spec.loader.exec_module(library)
+if sys.version_info[:2] == tuple(json.loads(sys.argv[3])): sys.path.append(sys.argv[2])  # the test's packages, after the user's own
+try: import toolcall_lib.dispatch
+except ImportError as error: print(json.dumps({'skip': str(error)})); sys.exit(0)
+import toolcall_lib.interp as interp
+def add(a:int, b:int) -> int:
+    "Add."
+    return a + b
+frame = json.dumps({'call': 'os.system', 'arguments': {'command': 'id'}, 'call_id': 5})
+raw = ('import json, os\\nchannel = [c.cell_contents for c in add.__closure__ if type(c.cell_contents).__name__ == "_Channel"][0]\\n'
+       f'payload = {frame!r}.encode()\\nos.write(channel.reply_fd, len(payload).to_bytes(4, "big") + payload)\\n'
+       'size = int.from_bytes(os.read(channel.request_fd, 4), "big")\\njson.loads(os.read(channel.request_fd, size))["error"][:22]')
+with interp.Sandbox(tools=[add], require_isolation=True) as box:
+    results = {'uid': os.getuid(), 'call': box.run('add(2, "3")').value, 'gather': box.run('import asyncio\\nawait asyncio.gather(add.call_async(1, 1), add.call_async(2, 2))').value,
+               'unlisted': box.run(raw).value, 'after': box.run('add(1, 1)').value, 'sandbox_uid': box.run('os.getuid() != 0').value}
+print(json.dumps(results))
+'''
+
+def test_code_mode_as_an_unprivileged_user():
+    import subprocess, sysconfig
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from test_sandbox_nonroot import LIBRARY, unprivileged_command
+    completed = subprocess.run(unprivileged_command() + ['-c', NONROOT, str(LIBRARY), sysconfig.get_paths()['purelib'],
+                                                               json.dumps(sys.version_info[:2])], capture_output=True, text=True, timeout=120, cwd='/')
+    assert completed.returncode == 0, completed.stderr
+    results = json.loads(completed.stdout)
+    if 'skip' in results: pytest.skip(f'the interpreter the unprivileged user can run lacks what dispatch needs: {results["skip"]}')
+    assert results == {'uid': results['uid'], 'call': '5', 'gather': '[2, 4]', 'unlisted': "'There is no tool named'", 'after': '2',
+                       'sandbox_uid': 'True'} and results['uid'] != 0, results

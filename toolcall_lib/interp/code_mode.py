@@ -4,10 +4,10 @@
 
 # %% ../../nbs/04_interp/08_code_mode.ipynb 2
 from __future__ import annotations
-import asyncio, dataclasses, inspect, json, keyword, os, threading, time, weakref
+import asyncio, contextvars, dataclasses, inspect, json, keyword, os, queue, threading, time, weakref
 from typing import Any
 from pydantic_core import to_jsonable_python
-from ..dispatch import CallResult, call_funcs_async, coerce_args, mk_ns, resolve_nm
+from ..dispatch import CallResult, ToolCallError, ToolTimeoutError, call_func, call_funcs_async, coerce_args, mk_ns, resolve_nm
 from .protocol import _FrameReader, _FrameViolation, _decode_json, _json_element_count, _pack_frame, _patch, _write_all
 from .isolation import _interp_directory
 
@@ -79,7 +79,7 @@ class _ToolDoor:
         self.namespace = dict(mk_ns(tools))
         if not self.namespace: raise ValueError('tools is empty: give at least one tool, or leave tools out')
         self.specs, self.approve, self.on_step, self.timeout = _descriptions(self.namespace), approve, on_step, timeout
-        self.max_calls, self.max_result, self.calls, self.loop = max_calls, max_result, 0, None
+        self.max_calls, self.max_result, self.calls, self.loop, self.runner = max_calls, max_result, 0, None, None
         self.names = ', '.join(sorted(self.namespace))
 
     async def _report(self, kind:str, data, number:int) -> str|None:
@@ -105,6 +105,49 @@ class _ToolDoor:
         return verdict if isinstance(verdict, str) and verdict else f'The user did not allow this call to {call.name!r}, so it was not run.'
 
 # %% ../../nbs/04_interp/08_code_mode.ipynb 14
+class _Runner:
+    "A daemon thread that runs one function at a time for the host's thread, which waits for each with a timeout."
+    def __init__(self):
+        self.jobs = queue.SimpleQueue()
+        threading.Thread(target=self._serve, name='toolcall-code-mode', daemon=True).start()
+
+    def _serve(self):
+        while (job := self.jobs.get()) is not None:
+            function, outcome, done = job
+            try: outcome['value'] = function()
+            except BaseException as error: outcome['error'] = error
+            done.set()
+
+    def run(self, function, timeout:float|None) -> dict:
+        "{'value': ...} or {'error': exception}, or {} if `function` had not returned after `timeout` seconds."
+        outcome, done = {}, threading.Event()
+        self.jobs.put((function, outcome, done))
+        return outcome if done.wait(timeout) else {}
+
+    def stop(self): self.jobs.put(None)
+
+@_patch
+def direct(self:_ToolDoor, name:str) -> bool:
+    "Whether a call to `name` may take the direct path: a plain (not async) tool, and no hooks."
+    return self.approve is None and self.on_step is None and not inspect.iscoroutinefunction(self.namespace[name])
+
+@_patch
+def _run_direct(self:_ToolDoor, call:CodeCall, timeout:float|None) -> CallResult:
+    if self.runner is None:
+        self.runner = _Runner()
+        weakref.finalize(self, self.runner.stop)
+    started, context = time.perf_counter(), contextvars.copy_context()
+    outcome = self.runner.run(lambda: context.run(call_func, call.name, call.arguments, self.namespace), timeout)
+    elapsed = time.perf_counter() - started
+    if 'value' in outcome: return CallResult(call.name, value=outcome['value'], id=call.call_id, elapsed=elapsed)
+    error = outcome.get('error')
+    if error is None:  # still running: its thread is left to it
+        self.runner.stop(); self.runner = None
+        error = ToolTimeoutError(f'Tool {call.name!r} did not finish within {timeout:g} s; try a smaller request.', tool=call.name)
+    message = str(error) if isinstance(error, ToolCallError) else f'Error in tool {call.name!r}: {type(error).__name__}: {error}'
+    return CallResult(call.name, error=message, id=call.call_id, elapsed=elapsed, exception=error)
+
+# %% ../../nbs/04_interp/08_code_mode.ipynb 16
 @_patch
 async def _run(self:_ToolDoor, call:CodeCall, number:int, timeout:float|None) -> CallResult:
     refusal = await self._report('call', call, number) or await self._decide(call)
@@ -122,12 +165,13 @@ def run(self:_ToolDoor, call:CodeCall, number:int, timeout:float|None) -> CallRe
         helper = threading.Thread(target=lambda: box.update(result=asyncio.run(self._run(call, number, timeout))))
         helper.start(); helper.join()
         return box['result']
+    if self.direct(call.name): return self._run_direct(call, timeout)
     if self.loop is None:
         self.loop = asyncio.new_event_loop()
         weakref.finalize(self, self.loop.close)
     return self.loop.run_until_complete(self._run(call, number, timeout))
 
-# %% ../../nbs/04_interp/08_code_mode.ipynb 18
+# %% ../../nbs/04_interp/08_code_mode.ipynb 21
 _CALL_PREFIX = b'{"call":'
 _MAX_CALL_ELEMENTS = 10_000  # JSON arrays, objects and elements of one call frame's arguments
 
@@ -146,7 +190,7 @@ def answer(self:_ToolDoor, payload:bytes, number:int, deadline:float) -> bytes:
 
 def _length_prefixed(payload:bytes) -> bytes: return len(payload).to_bytes(4, 'big') + payload
 
-# %% ../../nbs/04_interp/08_code_mode.ipynb 19
+# %% ../../nbs/04_interp/08_code_mode.ipynb 22
 @_patch
 def _outcome(self:_ToolDoor, message:dict, number:int, deadline:float) -> tuple:
     "('value', the result as JSON text) or ('error', what the cell reads)."
@@ -167,7 +211,7 @@ def _outcome(self:_ToolDoor, message:dict, number:int, deadline:float) -> tuple:
         return 'error', f'The result of {name!r} is {len(text):,} characters as JSON, over the {self.max_result:,} a cell may take: ask for less at a time.'
     return 'value', text
 
-# %% ../../nbs/04_interp/08_code_mode.ipynb 23
+# %% ../../nbs/04_interp/08_code_mode.ipynb 26
 class _ServingReader(_FrameReader):
     "The reader of a session's reply pipe that answers call frames itself and returns every other frame."
     def __init__(self, reader:_FrameReader, door:_ToolDoor, worker):
@@ -183,7 +227,7 @@ class _ServingReader(_FrameReader):
             by = time.monotonic() + 30 if deadline is None else deadline
             _write_all(self.worker.request_fd, self.door.answer(payload, self.worker.requests, by), by)
 
-# %% ../../nbs/04_interp/08_code_mode.ipynb 25
+# %% ../../nbs/04_interp/08_code_mode.ipynb 28
 _sandbox_side = None
 
 def _setup_code(specs:list, request_fd:int, reply_fd:int) -> str:
