@@ -245,3 +245,24 @@ def test_code_mode_as_an_unprivileged_user():
     if 'skip' in results: pytest.skip(f'the interpreter the unprivileged user can run lacks what dispatch needs: {results["skip"]}')
     assert results == {'uid': results['uid'], 'call': '5', 'gather': '[2, 4]', 'unlisted': "'There is no tool named'", 'after': '2',
                        'sandbox_uid': 'True'} and results['uid'] != 0, results
+
+
+def test_the_mcp_python_server_with_tools_is_code_mode(tmp_path):
+    "`toolcall mcp python --tools my_tools.py`: the python tool's description lists the tools, and its code calls them."
+    import asyncio
+    from mcp import Client
+    from toolcall_lib.mcp import python_server
+    from toolcall_lib.mcp_cli import _code_mode_tools
+    (tmp_path/'my_tools.py').write_text('def double(n:int, # A number\n          ) -> int:\n    "Twice `n`."\n    return 2 * n\n')
+    tools = _code_mode_tools([str(tmp_path/'my_tools.py')])
+    server = python_server(tools=tools)
+    async def talk():
+        async with Client(server) as client:
+            listed = {tool.name: tool for tool in (await client.list_tools()).tools}
+            answer = await client.call_tool('python', {'code': 'sum(double(n) for n in range(10))'})
+            return listed['python'].description, answer.content[0].text
+    try: description, answer = asyncio.run(talk())
+    finally: server.sandbox_pool.close()
+    assert 'def double(n: int) -> int:' in description and 'Twice `n`.' in description, description
+    assert answer == '90', answer
+    assert _code_mode_tools([]) is None

@@ -8,7 +8,7 @@ import functools, inspect, threading
 from .host import Sandbox
 
 # %% auto 0
-__all__ = ['code_tool']
+__all__ = ['code_description', 'code_tool']
 
 # %% ../../nbs/04_interp/09_code_tool.ipynb 6
 def _listing(specs:list) -> str:
@@ -20,13 +20,16 @@ def _listing(specs:list) -> str:
         blocks.append(f"def {spec['python_name']}{_signature(spec['parameters'], spec.get('returns'))}:\n    \"\"\"\n{doc}\n    \"\"\"")
     return '\n\n'.join(blocks)
 
-def _code_description(specs:list) -> str:
+def code_description(tools, # The tools the code may call: functions, toolsets, or a dict of name -> callable
+                    ) -> str:
+    "The description of a tool that runs code in a sandbox with `tools` (code mode): how to call them, and each as a `def` line."
+    from toolcall_lib.interp.code_mode import _ToolDoor
     return ('Run Python `code` in a persistent sandboxed IPython session (no network, no host files) in which the tools below '
             'are ordinary Python functions: call them directly, in loops, and combine, filter and aggregate their results in code. '
             'Only what the code prints and the value of its last expression come back to you, so print just what you need. '
             'A call that fails or is refused raises ToolCallError with the reason. '
             'Each function `f` also has `await f.call_async(...)`, to run several calls at once with `asyncio.gather`.\n\n'
-            'The functions:\n\n' + _listing(specs))
+            'The functions:\n\n' + _listing(_ToolDoor(tools).specs))
 
 # %% ../../nbs/04_interp/09_code_tool.ipynb 8
 def _run_code(code:str, # Python code to run; the tools are functions in it; the value of a final expression is shown
@@ -40,9 +43,8 @@ def code_tool(tools, # The tools the code may call: functions, toolsets, or a di
               **sandbox_options, # `Sandbox` options for that session: approve, on_step, tool_timeout, timeout, memory_mb, ...
              ):
     "One tool that runs a model's code in a sandbox where `tools` are Python functions (code mode), its description listing them."
-    from toolcall_lib.interp.code_mode import _ToolDoor
     if session is not None and sandbox_options: raise ValueError('give either session or Sandbox options, not both')
-    specs, started, lock = _ToolDoor(tools).specs, [session], threading.Lock()
+    started, lock = [session], threading.Lock()
     def sandbox() -> Sandbox:
         with lock:
             if started[0] is None or started[0]._closed: started[0] = Sandbox(tools=tools, **sandbox_options)
@@ -50,5 +52,5 @@ def code_tool(tools, # The tools the code may call: functions, toolsets, or a di
     @functools.wraps(_run_code)
     def run_code(code, timeout=30): return sandbox().run(code, timeout)
     run_code.__name__ = run_code.__qualname__ = name
-    run_code.__doc__, run_code.sandbox = _code_description(specs), sandbox
+    run_code.__doc__, run_code.sandbox = code_description(tools), sandbox
     return run_code
