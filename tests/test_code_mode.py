@@ -266,3 +266,18 @@ def test_the_mcp_python_server_with_tools_is_code_mode(tmp_path):
     assert 'def double(n: int) -> int:' in description and 'Twice `n`.' in description, description
     assert answer == '90', answer
     assert _code_mode_tools([]) is None
+
+
+def test_threads_of_a_cell_may_call_at_once(box):
+    code = ('from concurrent.futures import ThreadPoolExecutor\n'
+            'with ThreadPoolExecutor(4) as pool: sums = list(pool.map(lambda n: add(n, 1000), range(200)))\n'
+            'sums == [n + 1000 for n in range(200)]')
+    assert box.run(code).value == 'True'
+    code = ('import asyncio, threading\nfrom concurrent.futures import ThreadPoolExecutor\n'
+            'async def mixed():\n'
+            '    with ThreadPoolExecutor(2) as pool:\n'
+            '        threaded = [asyncio.get_running_loop().run_in_executor(pool, add, n, 1) for n in range(20)]\n'
+            '        awaited = [add.call_async(n, 2) for n in range(20)]\n'
+            '        return await asyncio.gather(*threaded, *awaited)\n'
+            'await mixed() == [n + 1 for n in range(20)] + [n + 2 for n in range(20)]')
+    assert box.run(code).value == 'True'

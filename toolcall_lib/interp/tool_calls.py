@@ -4,7 +4,7 @@
 
 # %% ../../nbs/04_interp/07_tool_calls.ipynb 2
 from __future__ import annotations
-import inspect, json, os
+import inspect, json, os, threading
 
 # %% auto 0
 __all__ = ['ToolCallError', 'install']
@@ -46,24 +46,37 @@ class _Channel:
     "The session's pipes to the host, and the calls waiting for their results."
     def __init__(self, request_fd:int, reply_fd:int):
         self.request_fd, self.reply_fd, self.count, self.waiting, self.loop = request_fd, reply_fd, 0, {}, None
+        self.arrived, self.reading, self.turn = {}, False, threading.Condition()
 
     def send(self, name:str, arguments:dict) -> int:
-        self.count += 1
-        _write_frame(self.reply_fd, {'call': name, 'arguments': arguments, 'call_id': self.count})
-        return self.count
+        with self.turn:  # one frame at a time, whole, from any thread
+            self.count += 1
+            _write_frame(self.reply_fd, {'call': name, 'arguments': arguments, 'call_id': self.count})
+            return self.count
 
     def deliver(self, message:dict):
-        "Hand a result frame to the async call waiting for it (one nobody waits for any more is dropped)."
+        "Hand a result frame to the async call waiting for it, or keep it for the thread that waits for it."
         future = self.waiting.pop(message.get('call_id'), None)
-        if future is not None and not future.done(): future.set_result(message)
+        if future is None: self.arrived[message.get('call_id')] = message
+        elif not future.done(): future.get_loop().call_soon_threadsafe(_settle, future, message)
 
     def call(self, name:str, arguments:dict):
-        "Call tool `name` and wait for its result."
+        "Call tool `name` and wait for its result (threads of a cell may call at once: one reads, the others wait their turn)."
         call_id = self.send(name, arguments)
         while True:
-            message = _read_frame(self.request_fd)
-            if message.get('call_id') == call_id: return _outcome(message)
-            self.deliver(message)
+            with self.turn:
+                while call_id not in self.arrived and self.reading: self.turn.wait()
+                if call_id in self.arrived: return _outcome(self.arrived.pop(call_id))
+                self.reading = True
+            try: message = _read_frame(self.request_fd)
+            finally:
+                with self.turn:
+                    self.reading = False
+                    self.turn.notify_all()
+            with self.turn: self.deliver(message)
+
+def _settle(future, message:dict):
+    if not future.done(): future.set_result(message)
 
 def _outcome(message:dict):
     "The value of a result frame, or its error raised as `ToolCallError`."
@@ -72,7 +85,17 @@ def _outcome(message:dict):
 
 # %% ../../nbs/04_interp/07_tool_calls.ipynb 10
 def _on_readable(channel:_Channel):
-    channel.deliver(_read_frame(channel.request_fd))
+    "The event loop's reader of results: it takes its turn as a thread's `call` does (a thread reading now delivers instead)."
+    with channel.turn:
+        if channel.reading: return
+        channel.reading = True
+    message = None
+    try: message = _read_frame(channel.request_fd)
+    finally:
+        with channel.turn:
+            channel.reading = False
+            if message is not None: channel.deliver(message)
+            channel.turn.notify_all()
     if not channel.waiting: _stop_reading(channel)
 
 def _stop_reading(channel:_Channel):
