@@ -7,13 +7,15 @@ from __future__ import annotations
 import inspect, json, os, threading
 
 # %% auto 0
-__all__ = ['ToolCallError', 'install']
+__all__ = ['install']
 
 # %% ../../nbs/04_interp/07_tool_calls.ipynb 6
 _MAX_RESULT_BYTES = 1 << 26  # what the host sends is smaller still (its result cap): past this the pipe holds garbage
 
-class ToolCallError(Exception):
-    "A tool call the host refused or that failed: the message is what a model would have read."
+class _ToolCallError(Exception):
+    """A tool call the host refused or that failed: the message is what a model would have read. The session knows it as
+    `ToolCallError` (a sandbox has no `toolcall_lib`, so it is no `ToolcallLibError`)."""
+_ToolCallError.__name__ = _ToolCallError.__qualname__ = 'ToolCallError'
 
 def _write_frame(fd:int, message:dict):
     "Write `message` to `fd` as one length-prefixed JSON frame."
@@ -32,7 +34,7 @@ def _read_exactly(fd:int, size:int) -> bytes:
 def _read_frame(fd:int) -> dict:
     "The next length-prefixed JSON frame on `fd` (blocking until it is whole)."
     size = int.from_bytes(_read_exactly(fd, 4), 'big')
-    if size > _MAX_RESULT_BYTES: raise ToolCallError(f'the host sent a frame of {size} bytes: the session is out of step')
+    if size > _MAX_RESULT_BYTES: raise _ToolCallError(f'the host sent a frame of {size} bytes: the session is out of step')
     return json.loads(_read_exactly(fd, size))
 
 def _plain(value):
@@ -80,7 +82,7 @@ def _settle(future, message:dict):
 
 def _outcome(message:dict):
     "The value of a result frame, or its error raised as `ToolCallError`."
-    if 'error' in message: raise ToolCallError(str(message['error'])) from None
+    if 'error' in message: raise _ToolCallError(str(message['error'])) from None
     return message.get('value')
 
 # %% ../../nbs/04_interp/07_tool_calls.ipynb 10
@@ -162,4 +164,4 @@ def install(namespace:dict, # The session's namespace (a cell's globals)
     "Put a function for each tool, and `ToolCallError`, into `namespace`."
     channel = _Channel(request_fd, reply_fd)
     for spec in specs: namespace[spec['python_name']] = _function(channel, spec)
-    namespace['ToolCallError'] = ToolCallError
+    namespace['ToolCallError'] = _ToolCallError
