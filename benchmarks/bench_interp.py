@@ -15,6 +15,10 @@ Cold start is the time `Sandbox()` takes to return a session ready to run code, 
 program (which also starts the template process every session is forked from) and for any later one. Closing a
 session (kill, wait until it is gone, remove its cgroups) is timed on its own row.
 
+Code mode (`Sandbox(tools=...)`) gets a table of its own: a tool call from inside a cell to a trivial host function,
+round trip median measured in the cell over 1,000 calls in one cell (goal < 0.5 ms), beside a direct `call_func` of the
+same function in the host, in the same run; and the whole cell of 1,000 calls.
+
 Run: python benchmarks/bench_interp.py [--repeat N]"""
 import argparse, statistics, subprocess, sys, time
 from toolcall_lib.interp import Sandbox, run_python_here, _template
@@ -113,11 +117,52 @@ def run(repeat:int=200) -> list:
     return result
 
 
+def echo(x:int) -> int:
+    "Return `x`: the trivial host function a cell calls in code mode."
+    return x
+
+CODE_MODE_CELL = ('import time, statistics\ntimes = []\nfor i in range(1000):\n'
+                  '    started = time.perf_counter(); echo(i); times.append(time.perf_counter() - started)\nstatistics.median(times) * 1000')
+CODE_MODE_GOAL_MS = 0.5
+
+def code_mode_rows(repeat:int=5) -> list:
+    "Code mode: a tool call's round trip from a cell (median of 1,000 in one cell, best cell of `repeat`), beside `call_func`."
+    from toolcall_lib.dispatch import call_func
+    with Sandbox(tools=[echo]) as sandbox:
+        in_cell, cells = [], []
+        for _ in range(repeat):
+            started = time.perf_counter()
+            result = sandbox.run(CODE_MODE_CELL)
+            cells.append((time.perf_counter() - started) * 1000)
+            assert result.error is None, result.error
+            in_cell.append(float(result.value))
+    direct = median_ms(lambda: call_func('echo', {'x': 1}, {'echo': echo}), 1000)
+    median = statistics.median(in_cell)
+    return [{'task': 'tool call from a cell', 'sandbox_ms': round(median, 4), 'call_func_ms': round(direct, 4),
+             'ratio': round(median / direct, 1), 'goal_ms': CODE_MODE_GOAL_MS, 'meets_goal': median < CODE_MODE_GOAL_MS},
+            {'task': 'cell of 1,000 tool calls', 'sandbox_ms': round(statistics.median(cells), 3),
+             'call_func_ms': round(direct * 1000, 3), 'ratio': round(statistics.median(cells) / (direct * 1000), 1),
+             'goal_ms': None, 'meets_goal': None}]
+
+def print_code_mode(rows:list):
+    header = f"{'code mode':<28}{'Sandbox ms':>12}{'call_func ms':>14}{'ratio':>9}{'goal':>10}"
+    print(); print(header); print('-' * len(header))
+    for row in rows:
+        goal = '-' if row['goal_ms'] is None else f"<{row['goal_ms']:g} {'ok' if row['meets_goal'] else 'MISS'}"
+        print(f"{row['task']:<28}{row['sandbox_ms']:>12.4f}{row['call_func_ms']:>14.4f}{row['ratio']:>8.1f}x{goal:>10}")
+
+
 def main(argv=None) -> list:
     "Print the table and return the rows."
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument('--repeat', type=int, default=200, help='samples for the fast measurements')
-    rows = run(parser.parse_args(argv).repeat)
+    parser.add_argument('--code-mode-only', action='store_true', help='measure only the code mode table')
+    arguments = parser.parse_args(argv)
+    if arguments.code_mode_only:
+        rows = code_mode_rows()
+        print_code_mode(rows)
+        return rows
+    rows = run(arguments.repeat)
     header = (f"{'task':<28}{'Sandbox ms':>12}{'in-process ms':>15}{'python -c ms':>14}{'execnb ms':>11}{'Jupyter ms':>12}"
               f"{'vs in-proc':>12}{'vs python -c':>14}{'vs Jupyter':>12}{'goal':>10}")
     print(header); print('-' * len(header))
@@ -129,7 +174,9 @@ def main(argv=None) -> list:
         print(f"{row['task']:<28}{row['sandbox_ms']:>12.3f}{in_process:>15}{row['python_c_ms']:>14.3f}"
               f"{optional(row['execnb_ms']):>11}{optional(row['jupyter_ms']):>12}"
               f"{versus_in_process:>12}{row['sandbox_vs_python_c']:>13.3f}x{optional(row['sandbox_vs_jupyter'], 'x'):>12}{goal:>10}")
-    return rows
+    code_mode = code_mode_rows()
+    print_code_mode(code_mode)
+    return rows + code_mode
 
 
 if __name__ == '__main__': main()

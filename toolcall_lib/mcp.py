@@ -307,12 +307,14 @@ def python_server(
     session_handles:bool=False, # Give `python` and `reset` a `session` argument (the 2026-07-28 protocol has no sessions)
     max_sessions:int=16, # Most sandboxes alive at once (beyond it the least recently used idle one is closed; none busy is)
     idle_timeout:float|None=1800, # Close a client's sandbox unused this many seconds (None: never), as `SandboxPool`'s
+    tools=None, # Tools the code may call as Python functions (code mode); the `python` tool's description then lists them
 ):
     "An `MCPServer` serving the sandboxed `python` tool and a `reset` tool, with one `Sandbox` per client."
     from toolcall_lib.interp import python as python_reference
     memory = {} if memory_mb is None else {'memory_mb': memory_mb}
     pool = SandboxPool(max_sessions, idle_timeout, timeout=timeout, read_paths=tuple(read_paths),
-                       write_paths=tuple(write_paths), require_isolation=require_isolation, **memory)
+                       write_paths=tuple(write_paths), require_isolation=require_isolation, **memory,
+                       **({} if tools is None else {'tools': tools}))
 
     sessions = _Sessions(pool, max_sessions)
 
@@ -341,6 +343,9 @@ def python_server(
     session_doc = 'The session handle a previous result gave; omit it to start a new session'
     python.__signature__ = _with_session(python_reference, session_handles, session_doc, timeout=timeout)
     reset.__signature__ = _with_session(lambda: None, session_handles, session_doc)
+    if tools is not None:
+        from toolcall_lib.interp.code_tool import code_description
+        python.__doc__ = code_description(tools)
     server = mcp_server({'python': python, 'reset': reset}, name=name, timeout=None)
     server.sandbox_pool, server.session_handles, server.sessions = pool, session_handles, sessions
     return server

@@ -64,11 +64,22 @@ def _serve_command(args) -> int:
     _run_server(mcp_server(tools, name=args.name, timeout=args.timeout), args.http)
     return 0
 
+def _code_mode_tools(targets:list):
+    "The tools `--tools` names, which the code may call as functions (code mode); None without any."
+    if not targets: return None
+    from toolcall_lib.toolset import combine_tools
+    try: tools = combine_tools(*[target_tools(target) for target in targets])
+    except CliError: raise
+    except Exception as error: raise CliError(f'--tools: {error}') from None
+    if not tools: raise CliError(f'--tools: no tools found in {", ".join(targets)}')
+    return tools
+
 def _python_command(args) -> int:
     from toolcall_lib.mcp import python_server
     server = python_server(name=args.name or 'python', timeout=args.timeout, memory_mb=args.memory_mb, read_paths=args.read,
                            write_paths=args.write, require_isolation=args.require_isolation,
-                           session_handles=args.http is not None, max_sessions=args.max_sessions, idle_timeout=args.idle_timeout)
+                           session_handles=args.http is not None, max_sessions=args.max_sessions, idle_timeout=args.idle_timeout,
+                           tools=_code_mode_tools(args.tools))
     try: _run_server(server, args.http)
     finally: server.sandbox_pool.close()
     return 0
@@ -110,6 +121,8 @@ def add_mcp_arguments(
     python_parser.add_argument('--max-sessions', type=int, default=16, help='most sandboxes alive at once (default: 16)')
     python_parser.add_argument('--idle-timeout', type=float, default=1800, help="seconds before an unused client's sandbox is closed (default: 1800)")
     python_parser.add_argument('--require-isolation', action='store_true', help='refuse to run unless every isolation layer is active')
+    python_parser.add_argument('--tools', action='append', default=[], metavar='TARGET',
+                               help='tools the code may call as Python functions (code mode): a module file, module or module:name (repeatable)')
     for parser in (serve_parser, python_parser):
         parser.add_argument('--http', metavar='HOST:PORT', help='serve streamable HTTP at http://HOST:PORT/mcp instead of stdio')
         parser.add_argument('--name', help='the server name clients show')

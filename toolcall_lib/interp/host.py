@@ -571,6 +571,10 @@ class Sandbox:
     def __init__(self,
                  timeout:float=30, # Default seconds a cell may run before it is interrupted
                  *,
+                 tools=None, # Tools the code may call as functions of the same name (code mode): functions, toolsets, or a dict of name -> callable
+                 approve=None, # With tools: called with each `CodeCall` a cell makes, before it runs; True runs it, False or a reason (str) refuses it, and so does raising
+                 on_step=None, # With tools: called with a `CodeStep` for each call a cell makes and each result (sync or async)
+                 tool_timeout:float|None=60, # With tools: seconds each call may take (never more than what is left of the cell's time)
                  memory_mb:int=2048, # Memory of each process (address space), and with `disk_mb` of the whole session (memory cgroup)
                  cpu_seconds:int=600, # CPU seconds the worker may use over its lifetime
                  max_processes:int=32, # Processes and threads the sandbox may have at once
@@ -593,6 +597,7 @@ class Sandbox:
                                  'use run_python_here for trusted code, or run on Linux')
         if isolation not in ('full', 'partial'): raise ValueError(f"isolation must be 'full' or 'partial', not {isolation!r}")
         if isolation == 'partial' and require_isolation: raise ValueError("require_isolation=True asks for more than isolation='full'")
+        self._tools = _tool_door(tools, approve, on_step, tool_timeout)  # before anything starts: bad tools fail here
         self.timeout, self.max_output, self.grace, self.require_isolation = timeout, max_output, grace, require_isolation
         self.max_timeout, self.keep_background, self.isolation = max_timeout, keep_background, isolation
         self.limits = dict(memory_mb=memory_mb, cpu_seconds=cpu_seconds, max_processes=max_processes,
@@ -792,6 +797,27 @@ def _start(self:Sandbox):
     if missing: warnings.warn(f'sandbox running without: {", ".join(missing)}', IsolationWarning, stacklevel=3)
 
 # %% ../../nbs/04_interp/05_host.ipynb 48
+def _tool_door(tools, approve, on_step, timeout):
+    "The door of code mode for `tools` (None without tools)."
+    if tools is None:
+        if approve is not None or on_step is not None: raise ValueError('approve and on_step judge and report tool calls: give tools too')
+        return None
+    from toolcall_lib.interp.code_mode import _ToolDoor
+    return _ToolDoor(tools, approve, on_step, timeout)
+
+_start_worker = Sandbox._start
+
+@_patch
+def _start(self:Sandbox):
+    "Start a worker; with tools, give its session its tool functions before any cell runs."
+    _start_worker(self)
+    if self._tools is None: return
+    failure = self._tools.attach(self._worker, time.monotonic() + 30)
+    if failure is not None:
+        self._worker.stop()
+        raise SandboxError(failure)
+
+# %% ../../nbs/04_interp/05_host.ipynb 50
 @_patch
 def status(self:Sandbox) -> SandboxStatus:
     "Which isolation layers this session has, as reported by the worker."
@@ -818,7 +844,7 @@ def _check_usable(self:Sandbox):
                            'this process\'s to use; create a new Sandbox here')
     if self._closed: raise SandboxClosedError('this sandbox is closed; create a new Sandbox')
 
-# %% ../../nbs/04_interp/05_host.ipynb 50
+# %% ../../nbs/04_interp/05_host.ipynb 52
 @_patch
 def reset(self:Sandbox):
     "Discard all state: kill the worker and start a fresh one with an empty scratch directory."
@@ -845,7 +871,7 @@ def close(self:Sandbox):
         self._shared_finalizer()
     finally: self._lock.release()
 
-# %% ../../nbs/04_interp/05_host.ipynb 52
+# %% ../../nbs/04_interp/05_host.ipynb 54
 @_patch
 def _lost(self:Sandbox, message:str, started:float, timed_out:bool=False,
           why:str='the session was restarted: all variables, imports and files were lost') -> RunResult:
@@ -883,7 +909,7 @@ def _run(self:Sandbox, code:str, timeout:float) -> RunResult:
         try: return self._run_cell(code, timeout)
         finally: self._running = False
 
-# %% ../../nbs/04_interp/05_host.ipynb 54
+# %% ../../nbs/04_interp/05_host.ipynb 56
 @_patch
 def _run_cell(self:Sandbox, code:str, timeout:float) -> RunResult:
     started = time.monotonic()
@@ -954,7 +980,7 @@ def _run_cell(self:Sandbox, code:str, timeout:float) -> RunResult:
     except _FrameViolation as exception:
         return self._lost(f'SandboxError: the sandbox sent an invalid reply ({exception})', started)
 
-# %% ../../nbs/04_interp/05_host.ipynb 56
+# %% ../../nbs/04_interp/05_host.ipynb 58
 @_patch
 def _result(self:Sandbox, reply:dict, timed_out:bool, timeout:float, started:float, interjected:int=0) -> RunResult:
     limit = self.max_output
@@ -984,7 +1010,7 @@ def _result(self:Sandbox, reply:dict, timed_out:bool, timeout:float, started:flo
     return RunResult(output, value, error, images, tuple(notes), timed_out, bool(interjected), time.monotonic() - started,
                      outputs)
 
-# %% ../../nbs/04_interp/05_host.ipynb 58
+# %% ../../nbs/04_interp/05_host.ipynb 60
 @_patch
 def _directory_fd(self:Sandbox, name:str) -> tuple:
     "(directory fd, path relative to it) for `name`: relative names are in scratch, absolute ones in a write path."
@@ -1013,7 +1039,7 @@ def read_file(self:Sandbox,
         # never more than the code itself may read
         with _FileSystemIds(*self._ids()): return _read_regular_file(directory, relative, limit, self._ids())
 
-# %% ../../nbs/04_interp/05_host.ipynb 59
+# %% ../../nbs/04_interp/05_host.ipynb 61
 @_patch
 def write_file(self:Sandbox,
                name:str, # A path relative to scratch (its directory must exist)
