@@ -8,19 +8,9 @@ from typing import TypedDict
 import pytest
 from pydantic import BaseModel
 
-openai = pytest.importorskip('openai')
-anthropic = pytest.importorskip('anthropic')
-genai = pytest.importorskip('google.genai')
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent/'examples'))
-from fake_provider import FakeProvider
+from sdk_clients import CASES, IDS, get_weather, make_client, server, openai, anthropic, genai  # noqa: F401 (server: a fixture)
 from toolcall_lib.loop import AnswerError, Chat
 
-def get_weather(
-    city:str, # City name, e.g. "Paris"
-) -> str: # The forecast
-    "Get today's weather for a city."
-    return f'Sunny in {city}'
 
 class ForecastModel(BaseModel):
     city: str # The city
@@ -39,18 +29,6 @@ EXPECTED = {ForecastModel: ForecastModel(city='Paris', celsius=18.5), ForecastDa
             ForecastDict: {'city': 'Paris', 'celsius': 18.5}, list[ForecastData]: [ForecastData('Paris', 18.5)]}
 TYPES = list(EXPECTED)
 
-@pytest.fixture(scope='module')
-def server():
-    with FakeProvider() as running: yield running
-
-def make_client(server, family:str, is_async:bool=False):
-    if family == 'openai': return (openai.AsyncOpenAI if is_async else openai.OpenAI)(base_url=server.openai_url, api_key='test', max_retries=0)
-    if family == 'anthropic': return (anthropic.AsyncAnthropic if is_async else anthropic.Anthropic)(base_url=server.url, api_key='test', max_retries=0)
-    client = genai.Client(api_key='test', http_options={'base_url': server.url})
-    return client.aio if is_async else client
-
-CASES = [('openai', None), ('openai', 'responses'), ('anthropic', None), ('gemini', None)]
-IDS = ['chat-completions', 'responses', 'anthropic', 'gemini']
 
 @pytest.mark.parametrize('output', TYPES, ids=['pydantic', 'dataclass', 'typeddict', 'list'])
 @pytest.mark.parametrize('family,api', CASES, ids=IDS)
