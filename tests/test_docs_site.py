@@ -227,8 +227,8 @@ def _patched_name(node) -> str:
 
 
 def anchor(name: str) -> str:
-    "The id mkdocs' toc gives a show_doc heading named `name` (`Chat.stream` -> `chatstream`)."
-    return re.sub(r'[^\w\s-]', '', name.lower())
+    "The id the builder gives a show_doc heading named `name`: nbdev's anchor (`Chat.stream` -> `chat.stream`)."
+    return name.lower()
 
 
 @pytest.fixture(scope='module')

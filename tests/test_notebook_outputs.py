@@ -40,6 +40,18 @@ def test_masking_hides_what_varies_and_keeps_the_rest():
     shown = f"CallResult('nap', ok=True, value='a', elapsed=0.301) <Foo at 0x7f3a2b1c> {ROOT}/nbs/x.py /tmp/tmpab_c1/data.csv 2026-11-27T03:50:00Z until 2026-12-06."
     assert refresh_outputs.mask(shown) == "CallResult('nap', ok=True, value='a', elapsed=…) <Foo> <checkout>/nbs/x.py /tmp/… <date> until <date>."
     assert refresh_outputs.mask("{'days': 3, 'city': 'Oslo'}") == "{'days': 3, 'city': 'Oslo'}"
+    # a session handle with no digit in it (random letters) and a session's own uid vary too
+    assert refresh_outputs.mask("No sandbox session 'abcdefghijklmnopqrstuv' (pass session=\"Abc_defghijklmnopqrs\")") == \
+        "No sandbox session '<token>' (pass session=\"<token>\")"
+    assert refresh_outputs.mask('runs as host uid 2147352577, never root') == 'runs as host uid <uid>, never root'
+
+def test_stream_outputs_are_compared_as_jupyter_shows_them():
+    "How the kernel cut a cell's printing into messages depends on timing: runs of one stream count as one output."
+    cut = [{'output_type': 'stream', 'name': 'stdout', 'text': ['a\n']}, {'output_type': 'stream', 'name': 'stdout', 'text': ['b\n']}]
+    whole = [{'output_type': 'stream', 'name': 'stdout', 'text': ['a\n', 'b\n']}]
+    cell = lambda outputs: {'cell_type': 'code', 'source': ['print()'], 'outputs': outputs}
+    assert refresh_outputs.stale_cells({'cells': [cell(cut)]}, {'cells': [cell(whole)]}) == []
+    assert refresh_outputs.stale_cells({'cells': [cell(cut)]}, {'cells': [cell(whole[:0])]}) == [(0, 'print()')]
 
 
 def test_a_changed_output_is_stale():

@@ -26,6 +26,8 @@ _MASKS = [   # (pattern, replacement), applied in order to every text output
     (re.compile(r'\b\d+(\.\d+)? ?(ns|µs|us|ms)\b'), '<duration>'),            # timings
     (re.compile(r'\bpid \d+'), 'pid …'),                                      # process ids
     (re.compile(r'\b[0-9a-f]{32}\b'), '<hex id>'),                            # uuid4().hex session ids
+    (re.compile(r'''(\bsession[= ]?["']?)[A-Za-z0-9_-]{16,}'''), r'\1<token>'),   # a session handle, whatever its letters
+    (re.compile(r'(\buid )\d{5,}'), r'\1<uid>'),                            # a session's own uid (one per live session)
     (re.compile(r'(?<![\w-])(?=[\w-]*\d)(?=[\w-]*[a-z])(?=[\w-]*[A-Z])[A-Za-z0-9_-]{20,24}(?![\w-])'), '<token>'),   # random url-safe tokens
 ]
 
@@ -70,8 +72,19 @@ def execute(path: Path) -> dict:
     NotebookClient(runnable, timeout=TIMEOUT, kernel_name='python3', record_timing=False, allow_errors=False,
                    resources={'metadata': {'path': str(path.parent.resolve())}}).execute()
     for cell, ran in zip(nb['cells'], runnable.cells):
-        if cell['cell_type'] == 'code': cell['outputs'] = [_masked_output(_as_lists(output)) for output in ran.outputs]
+        if cell['cell_type'] == 'code': cell['outputs'] = [_masked_output(_as_lists(output)) for output in _joined_streams(ran.outputs)]
     return nb
+
+def _joined_streams(outputs) -> list:
+    "`outputs` with each run of stream outputs to the same stream joined into one, as Jupyter shows them: how the kernel's\n    messages happened to be cut depends on timing"
+    joined = []
+    for output in outputs:
+        previous = joined[-1] if joined else None
+        if (output.get('output_type') == 'stream' and previous is not None and previous.get('output_type') == 'stream'
+                and previous.get('name') == output.get('name')):
+            joined[-1] = dict(previous, text=''.join(previous['text']) + ''.join(output['text']))
+        else: joined.append(output)
+    return joined
 
 def _as_lists(output) -> dict:
     "An nbclient output as a notebook file holds it: multi-line text as a list of lines"
@@ -88,7 +101,7 @@ def is_clean(path: Path) -> bool:
 
 def stale_cells(stored: dict, fresh: dict) -> list:
     "(index, source's first line) of each code cell whose stored outputs differ from the fresh run's"
-    comparable = lambda cell: json.dumps([_comparable(output) for output in cell.get('outputs', [])], sort_keys=True)
+    comparable = lambda cell: json.dumps([_comparable(output) for output in _joined_streams(cell.get('outputs', []))], sort_keys=True)
     return [(index, ''.join(old['source']).split('\n')[0]) for index, (old, new) in enumerate(zip(stored['cells'], fresh['cells']))
             if old['cell_type'] == 'code' and comparable(old) != comparable(new)]
 

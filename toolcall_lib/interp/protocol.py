@@ -9,7 +9,7 @@ import json, math, os, re, select, struct, time
 # %% auto 0
 __all__ = []
 
-# %% ../../nbs/04_interp/01_protocol.ipynb 6
+# %% ../../nbs/04_interp/01_protocol.ipynb 7
 class _FrameTimeout(Exception): "No complete frame arrived, or could be sent, before the deadline."
 class _FrameViolation(Exception): "The peer sent something that is not a valid frame."
 class _UnrequestedFrame(_FrameViolation): "The worker sent a frame nobody asked for (its code wrote to the reply pipe)."
@@ -56,7 +56,7 @@ def _pack_frame(message:dict) -> bytes:
     payload = text.encode()  # ASCII with \u escapes: lone surrogates survive
     return len(payload).to_bytes(4, 'big') + payload
 
-# %% ../../nbs/04_interp/01_protocol.ipynb 7
+# %% ../../nbs/04_interp/01_protocol.ipynb 8
 def _decode_json(payload:bytes):
     "The JSON value `payload` holds, decoded as `json.loads` would (`ValueError` if it holds anything else)."
     if _scan_json is None: return json.loads(payload)
@@ -75,7 +75,7 @@ def _write_all(fd:int, data:bytes, deadline:float|None=None):
         # the reader is behind
         except BlockingIOError: _wait_for(fd, select.POLLOUT, math.inf if deadline is None else deadline)
 
-# %% ../../nbs/04_interp/01_protocol.ipynb 8
+# %% ../../nbs/04_interp/01_protocol.ipynb 9
 # unrolled: each byte is matched one way only (linear)
 _JSON_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
 
@@ -89,7 +89,7 @@ def _json_element_count(payload:bytes, # A JSON text
     outside = _JSON_STRING.sub(b'""', payload)
     return outside.count(b'[') + outside.count(b'{') + outside.count(b',')
 
-# %% ../../nbs/04_interp/01_protocol.ipynb 9
+# %% ../../nbs/04_interp/01_protocol.ipynb 10
 class _FrameReader:
     "Read length-prefixed JSON frames from a file descriptor, with a size limit, an element limit and a deadline."
     def __init__(self, fd:int, limit:int=1<<24, max_elements:int|None=None):
@@ -133,7 +133,7 @@ class _FrameReader:
         "True if anything waits to be read: a frame or part of one in the buffer or the pipe, or the end of the pipe."
         return bool(self.buffer) or _readable(self.fd)
 
-# %% ../../nbs/04_interp/01_protocol.ipynb 16
+# %% ../../nbs/04_interp/01_protocol.ipynb 17
 _ERROR_LENGTH_FACTOR = 4  # a traceback may be this many times `max_output` characters long
 _TEXT_MIMES = ('text/plain', 'text/markdown', 'text/html', 'text/latex', 'image/svg+xml')
 _IMAGE_MIMES = ('image/png', 'image/jpeg')
@@ -147,7 +147,7 @@ def _png_size(data:bytes) -> tuple:
     if data[:8] != _PNG_SIGNATURE or len(data) < 24: return (0, 0)
     return struct.unpack('>II', data[16:24])
 
-# %% ../../nbs/04_interp/01_protocol.ipynb 19
+# %% ../../nbs/04_interp/01_protocol.ipynb 20
 def _patch(function):
     "Make `function` a method of the class its `self` parameter is annotated with (a class built up a method per cell)."
     annotation = function.__annotations__['self']
