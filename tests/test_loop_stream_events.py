@@ -46,14 +46,19 @@ def test_one_vocabulary_in_order(server, family, api, is_async, eager):
     check_events(events)
     assert len(chat.tool_results) == 2 and chat.messages[-1]   # the conversation is recorded as by chat(prompt)
 
-@pytest.mark.parametrize('family,api', CASES, ids=IDS)
-def test_eager_starts_the_first_tool_before_the_reply_ends(server, family, api):
-    started = {}
+def timed_tool(started:dict):
+    "An async get_weather that notes in `started` when each city's call began."
     async def get_weather(city:str, # City name
                           ) -> str: # The forecast
         "Get today's weather for a city."
         started[city] = time.monotonic()
         return f'Sunny in {city}'
+    return get_weather
+
+@pytest.mark.parametrize('family,api', CASES, ids=IDS)
+def test_eager_starts_the_first_tool_before_the_reply_ends(server, family, api):
+    started = {}
+    get_weather = timed_tool(started)
     async def run():
         chat, seen = Chat(make_client(server, family, True), [get_weather], model='test-model', api=api), []
         async for event in chat.astream('Weather in Paris and Lima? pace:40', eager=True): seen.append((time.monotonic(), event))
@@ -64,11 +69,7 @@ def test_eager_starts_the_first_tool_before_the_reply_ends(server, family, api):
 
 def test_without_eager_no_tool_starts_before_the_reply_ends(server):
     started = {}
-    async def get_weather(city:str, # City name
-                          ) -> str: # The forecast
-        "Get today's weather for a city."
-        started[city] = time.monotonic()
-        return f'Sunny in {city}'
+    get_weather = timed_tool(started)
     async def run():
         chat, seen = Chat(make_client(server, 'anthropic', True), [get_weather], model='test-model', approve=lambda call: True), []
         async for event in chat.astream('Weather in Paris and Lima? pace:20', eager=True): seen.append((time.monotonic(), event))
