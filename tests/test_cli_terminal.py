@@ -14,12 +14,14 @@ SHOWN = r'clip\x1b]52;c;cHduZWQ=\x07 title\x1b]0;owned\x07 wipe\x1b[2J\x1b[H bac
 RAW = 'clip\x1b]52;c;cHduZWQ=\x07 title\x1b]0;owned\x07 wipe\x1b[2J\x1b[H back\rcsi\x9b31m ok\tdone'
 
 
-def on_terminal(*args, code:str) -> tuple:
-    "(exit status, what `toolcall ARGS` wrote to its stdout, a pseudo-terminal in raw mode, as text; its stderr)."
+def on_terminal(*args, code:str, both:bool=False) -> tuple:
+    """(exit status, what `toolcall ARGS` wrote to its stdout, a pseudo-terminal in raw mode, as text; its stderr, or ''
+    when `both` sends stderr to the terminal too)."""
     leader, follower = pty.openpty()
     tty.setraw(follower)   # no newline translation: the bytes as the program wrote them
     try:
-        process = subprocess.Popen([SCRIPT, *args], stdin=subprocess.PIPE, stdout=follower, stderr=subprocess.PIPE, cwd=ROOT)
+        process = subprocess.Popen([SCRIPT, *args], stdin=subprocess.PIPE, stdout=follower,
+                                   stderr=follower if both else subprocess.PIPE, cwd=ROOT)
         os.close(follower)
         follower = None
         process.stdin.write(code.encode()); process.stdin.close()
@@ -29,7 +31,7 @@ def on_terminal(*args, code:str) -> tuple:
             except OSError: break   # EIO: every writer closed the terminal
             if not chunk: break
             chunks.append(chunk)
-        stderr = process.stderr.read().decode()
+        stderr = '' if both else process.stderr.read().decode()
         return process.wait(timeout=120), b''.join(chunks).decode('utf-8'), stderr
     finally:
         os.close(leader)
@@ -73,3 +75,32 @@ def test_json_with_a_lone_surrogate_reads_back():
     completed = in_pipe('python', '--json', code='raise ValueError("\\ud800")')
     assert completed.returncode == 1 and completed.stderr == b''
     assert json.loads(completed.stdout)['error'].endswith('ValueError: \ufffd')   # valid Unicode from the sandbox: U+FFFD
+
+
+TOOL_MODULE = '''
+__all__ = ['echo', 'fail']
+def echo(text:str # what to give back
+        ) -> str:
+    "Give `text` back."
+    return text
+def fail(text:str # what the error says
+        ) -> str:
+    "Raise an error that says `text`."
+    raise ValueError(text)
+'''
+
+def test_call_escapes_a_tools_result_and_error_on_a_terminal(tmp_path):
+    (tmp_path / 'hostile_tools.py').write_text(TOOL_MODULE)
+    arguments = json.dumps({'text': RAW})
+    status, out, err = on_terminal('call', str(tmp_path / 'hostile_tools.py'), 'echo', arguments, code='')
+    assert (status, err) == (0, '') and out == SHOWN + '\n'
+    status, out, _ = on_terminal('call', str(tmp_path / 'hostile_tools.py'), 'fail', arguments, code='', both=True)
+    assert status == 1 and out == f'toolcall call: fail raised ValueError: {SHOWN}\n'
+    completed = in_pipe('call', str(tmp_path / 'hostile_tools.py'), 'echo', arguments, code='')
+    assert completed.returncode == 0 and completed.stdout.decode() == RAW + '\n'   # a pipe gets the bytes
+
+def test_parse_output_on_a_terminal_has_no_c1_controls_and_is_still_json():
+    text = '<tool_call>{"name": "echo", "arguments": {"text": "csi\\u009b31m bell\\u0007"}}</tool_call>'
+    status, out, err = on_terminal('parse', '-', code=text)
+    assert (status, err) == (0, '') and '\x9b' not in out and '\x07' not in out
+    assert json.loads(out)['calls'][0]['arguments'] == {'text': 'csi\x9b31m bell\x07'}

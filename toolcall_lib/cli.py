@@ -36,7 +36,8 @@ def register_subcommand(
     SUBCOMMANDS[name] = (add_arguments, handler, help, description or help)
 
 def _print_json(value):
-    print(json.dumps(value, indent=2, ensure_ascii=False, default=str))
+    "Print `value` as JSON, safe for a terminal: model text may hold C1 controls that JSON leaves as they are."
+    print(_shown(json.dumps(value, indent=2, ensure_ascii=False, default=str), sys.stdout, json_text=True))
 
 def _decode(data:bytes, where:str) -> str:
     "`data` as text; a byte that is not UTF-8 is a one-line error naming where it is."
@@ -110,9 +111,9 @@ def _cmd_call(args) -> int:
     try: value = call_func(args.tool, arguments, tools)
     except ToolCallError as error: raise CliError(str(error)) from None
     except Exception as error:
-        print(f'toolcall call: {args.tool} raised {type(error).__name__}: {error}', file=sys.stderr)
+        print(_shown(f'toolcall call: {args.tool} raised {type(error).__name__}: {error}', sys.stderr), file=sys.stderr)
         return 1
-    print(tool_result_text(value))
+    print(_shown(tool_result_text(value), sys.stdout))
     return 0
 
 def _call_arguments(parser):
