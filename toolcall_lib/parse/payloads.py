@@ -74,6 +74,19 @@ def _repair_would_invent(text:str) -> bool:
             if following < length and text[following] in '{[': return True
         position += 1
 
+# `"arguments": WORD`: a key of the arguments slot, then a bare word; bounded runs, one literal start, nothing to backtrack
+_BARE_ARGUMENTS = re.compile(
+    r'[{,][ \t\r\n]{0,64}["\']?(?:arguments|parameters|args|params|input)["\']?[ \t\r\n]{0,64}:[ \t\r\n]{0,64}'
+    r'([A-Za-z_][\w.-]{0,63})'
+)
+_LITERAL_WORDS = frozenset(('true', 'false', 'null', 'True', 'False', 'None'))
+def _bare_arguments(text:str) -> bool:
+    """Whether a call's arguments slot holds a bare word (`"arguments": MALFORMED`): repair would make it a string and
+    the call would run with `{"_raw": "MALFORMED"}`, which the model never sent as its arguments."""
+    for found in _BARE_ARGUMENTS.finditer(text):
+        if found[1] not in _LITERAL_WORDS: return True
+    return False
+
 def _loads(text:str, budget:_Budget):
     "Decode JSON, repairing it when needed, affordable and safe; `_FAILED` when that does not work."
     try: return _json(text)
@@ -83,7 +96,7 @@ def _loads(text:str, budget:_Budget):
             or not _repairable(stripped)): return _FAILED
     # the safety check below is charged too: hostile text cannot make it the bottleneck either
     budget.remaining -= len(stripped); budget.attempts -= 1
-    if _repair_would_invent(stripped): return _FAILED
+    if _repair_would_invent(stripped) or _bare_arguments(stripped): return _FAILED
     try: value = json_repair.repair_json(stripped, return_objects=True, skip_json_loads=True)
     except Exception: return _FAILED
     if value == '' and stripped[0] not in '"\'': return _FAILED
@@ -118,6 +131,7 @@ class _RawCall:
     arguments_text: str|None = None # the arguments exactly as written, when a stream has been sending them raw
     reason: str|None = None # set when the markup named a call but did not read as one: the call is refused with this
     json_slot: bool = False # the format puts a JSON object here: text that does not decode to one refuses the call
+    declared: bool = False # a call only when its name is a tool the allow-list declares (`{"get_weather": {...}}`)
 
 def _first_key(mapping:dict, keys:tuple):
     # plain loops here and below: a stream reads one object per call, and a generator costs more than the work
@@ -159,7 +173,17 @@ def _calls_from_payload(value, strict:bool=False) -> list:
     if isinstance(value.get('tool_call'), dict) and len(value) == 1:
         return _calls_from_payload(value['tool_call'], strict)
     call = _call_from_object(value, strict)
+    if call is None and not strict: call = _keyed_call(value)
     return [call] if call else []
+
+_NOT_TOOL_KEYS = frozenset(_NAME_KEYS + _ARGUMENT_KEYS + ('tool_calls', 'tool_call', 'function_call', 'type', 'id'))
+def _keyed_call(obj:dict) -> _RawCall|None:
+    """`{"get_weather": {"city": "Paris"}}`: one key, a tool's name, over an arguments object. Such an object is a call
+    only when the allow-list declares that name (`declared`); never read loose in prose (`strict`), where it is data."""
+    if len(obj) != 1: return None
+    (name, arguments), = obj.items()
+    if name in _NOT_TOOL_KEYS or not isinstance(arguments, dict) or not _valid_name(name, spaces=False): return None
+    return _RawCall(name, arguments, declared=True)
 
 # %% ../../nbs/03_parse/00_payloads.ipynb 18
 def _decode_arguments(arguments, budget:_Budget) -> dict:
@@ -178,8 +202,14 @@ def _decode_arguments(arguments, budget:_Budget) -> dict:
 # %% ../../nbs/03_parse/00_payloads.ipynb 21
 PYTHONIC_LIMIT = 16_384 # Longest Pythonic call list handed to `ast.parse`
 _JSON_WORDS = {'true': True, 'false': False, 'null': None}
+class _JSONWords(ast.NodeTransformer):
+    "`true`, `false` and `null` written as names anywhere in a literal (Olmo 3's nested dicts) become constants."
+    def visit_Name(self, node):
+        if node.id in _JSON_WORDS: return ast.copy_location(ast.Constant(_JSON_WORDS[node.id]), node)
+        return node
 def _literal(node):
     if isinstance(node, ast.Name) and node.id in _JSON_WORDS: return _JSON_WORDS[node.id]
+    if isinstance(node, (ast.Dict, ast.List, ast.Tuple, ast.Set)): node = _JSONWords().visit(node)
     return ast.literal_eval(node)
 
 class _NotJSON(ValueError): "A Python literal with no JSON form."
@@ -397,13 +427,15 @@ def _elements(body:str, opener:str, closer:str, finder:_Finder, spans:list|None=
         tag_end = body.find('>', after)
         if tag_end == -1: return
         search_from = tag_end
-        content_start = tag_end + 1 + body.startswith('\n', tag_end + 1)
-        if body.startswith(_CDATA_OPEN, content_start):
-            cdata_end = body.find(_CDATA_CLOSE, content_start)
-            if cdata_end != -1: search_from = cdata_end
-        close = finder.find(closer, search_from)
-        following = finder.find(opener, search_from)
-        stop = min(i for i in (close, following, len(body)) if i != -1)
+        while True:   # a closer or an opener inside a CDATA section is text: look past each closed section
+            close = finder.find(closer, search_from)
+            following = finder.find(opener, search_from)
+            stop = min(i for i in (close, following, len(body)) if i != -1)
+            cdata = finder.find(_CDATA_OPEN, search_from)
+            if cdata == -1 or cdata >= stop: break
+            cdata_end = finder.find(_CDATA_CLOSE, cdata + len(_CDATA_OPEN))
+            if cdata_end == -1: break
+            search_from = cdata_end + len(_CDATA_CLOSE)
         end = stop + (len(closer) if stop == close else 0)
         if spans is not None: spans.append((start, end))
         yield body[after:tag_end], body[tag_end + 1:stop]

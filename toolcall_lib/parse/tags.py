@@ -147,7 +147,7 @@ _add_examples(
     },
 )
 
-# %% ../../nbs/03_parse/03_tags.ipynb 16
+# %% ../../nbs/03_parse/03_tags.ipynb 18
 def _seed_oss_reader(body, scanner, attributes, opening):
     found_format, calls = _markup_body_calls(body, attributes, scanner.budget)
     return ('seed_oss' if found_format in ('qwen3_coder', 'hermes') else found_format), calls
@@ -156,14 +156,14 @@ _register('seed_oss', _tag_markers('seed:tool_call'), _tag_opener('seed_oss'), r
 _add_examples('seed_oss', {'seed_oss': lambda name, arguments: f'<seed:tool_call>\n<function={name}>\n' + ''.join(
     f'<parameter={key}>{value}</parameter>\n' for key, value in arguments.items()) + '</function>\n</seed:tool_call>'})
 
-# %% ../../nbs/03_parse/03_tags.ipynb 19
+# %% ../../nbs/03_parse/03_tags.ipynb 21
 def _tool_calls_reader(body, scanner, attributes, opening):
     found_format, calls = _markup_body_calls(body, attributes, scanner.budget)
     return ('jamba' if found_format == 'hermes' else found_format), calls
 
 _register('jamba', _tag_markers('tool_calls'), _tag_opener('jamba'), reader=_tool_calls_reader)
 
-# %% ../../nbs/03_parse/03_tags.ipynb 22
+# %% ../../nbs/03_parse/03_tags.ipynb 24
 class _ParametersAfter:
     "The `<function parameter name=\"k\">v</function parameter>` elements after `<function_call>NAME</function_call>`."
     OPEN, CLOSE = '<function parameter', '</function parameter>'
@@ -209,7 +209,7 @@ class _ParametersAfter:
         call = _RawCall(self.name, self.arguments, text_keys=frozenset(self.arguments))
         return self.cursor, 'calls', ('xml', [call], self.start, None, self.cut)
 
-# %% ../../nbs/03_parse/03_tags.ipynb 23
+# %% ../../nbs/03_parse/03_tags.ipynb 25
 class _FunctionCallBlock(_Block):
     "A `<function_call>` block; when its body is a bare name, the parameter elements after it are read too."
     __slots__ = ()
@@ -230,7 +230,7 @@ _add_examples('xml', {
     'seed_name_then_parameters': lambda name, arguments: f'<function_call>{name}</function_call>' + ''.join(
         f'<function parameter name="{key}">{value}</function parameter>' for key, value in arguments.items())})
 
-# %% ../../nbs/03_parse/03_tags.ipynb 26
+# %% ../../nbs/03_parse/03_tags.ipynb 28
 def _invoke_calls(body:str, prefix:str, budget:_Budget) -> list:
     "Calls in `<invoke name=...>` elements (`prefix` is e.g. '｜DSML｜' or 'steptml:'), each with its own span."
     calls, spans = [], []
@@ -288,7 +288,7 @@ _add_examples(
 _add_examples('tool', {'seed_tool': lambda name, arguments: f'<tool name="{name}">' + ''.join(
     f'<{key}>{value}</{key}>' for key, value in arguments.items()) + '</tool>'}, fragments=('</tool_use>',))
 
-# %% ../../nbs/03_parse/03_tags.ipynb 29
+# %% ../../nbs/03_parse/03_tags.ipynb 33
 _DSML_PREFIXES = ('｜DSML｜', '|DSML|', 'DSML|', 'DSML')
 
 def _dsml_reader(body, scanner, attributes, opening):
@@ -309,7 +309,7 @@ _add_examples(
     },
 )
 
-# %% ../../nbs/03_parse/03_tags.ipynb 32
+# %% ../../nbs/03_parse/03_tags.ipynb 36
 def _bare_function_reader(body, scanner):
     calls = _function_calls(body, scanner.budget)
     if not (calls and all(call.text_keys for call in calls)): return 'functionary', calls
@@ -333,7 +333,7 @@ _add_examples('functionary', {
     'functionary_v31': lambda name, arguments: f'<function={name}>{json.dumps(arguments)}</function>',
     'functionary_named': lambda name, arguments: f'<function name="{name}">{json.dumps(arguments)}</function>'})
 
-# %% ../../nbs/03_parse/03_tags.ipynb 35
+# %% ../../nbs/03_parse/03_tags.ipynb 39
 _DSML_SPACED = '｜DSML｜ '
 
 def _dsml_spaced_reader(body, scanner, attributes, opening):
@@ -351,7 +351,7 @@ _add_examples(
     fragments=('<｜DSML｜ parameter name="x" string="false">',),
 )
 
-# %% ../../nbs/03_parse/03_tags.ipynb 38
+# %% ../../nbs/03_parse/03_tags.ipynb 42
 _GCML_PREFIXES = ('｜GCML｜', '|GCML|')
 
 def _gcml_reader(body, scanner, attributes, opening):
@@ -362,7 +362,7 @@ _register('gcml', tuple(marker for prefix in _GCML_PREFIXES for wrapper in ('too
 _add_examples('gcml', {'gcml': lambda name, arguments:
     f'<｜GCML｜tool_calls>\n{_invoke_example(name, arguments, "｜GCML｜")}\n</｜GCML｜tool_calls>'})
 
-# %% ../../nbs/03_parse/03_tags.ipynb 41
+# %% ../../nbs/03_parse/03_tags.ipynb 45
 _HUNYUAN_SUFFIX = ':opensource'
 
 def _hunyuan_calls(body:str, suffix:str='') -> list:
@@ -401,7 +401,7 @@ _add_examples(
 _add_examples('jamba', {'hunyuan': _hunyuan_example,
                         'hunyuan_hy4': lambda name, arguments: _hunyuan_example(name, arguments, separator=False)})
 
-# %% ../../nbs/03_parse/03_tags.ipynb 44
+# %% ../../nbs/03_parse/03_tags.ipynb 48
 def _iquest_reader(body, scanner, attributes, opening):
     call = _pair_call(body)
     return 'iquest', [call] if call is not None else []
@@ -416,7 +416,7 @@ _add_examples(
     },
 )
 
-# %% ../../nbs/03_parse/03_tags.ipynb 47
+# %% ../../nbs/03_parse/03_tags.ipynb 51
 def _k2_horizon_body(body:str, budget:_Budget, span=None) -> list:
     stripped = body.strip()
     if stripped[:1] in ('{', '['):   # the JSON dialect
@@ -446,11 +446,11 @@ for think in ('think', 'think_fast', 'think_faster'):
     _register(f'k2_horizon_{think}', (f'<ifm|{think}>',), _reasoning_opener(f'</ifm|{think}>'))
 _register('k2_horizon_end', ('</ifm|tool_calls>', '</ifm|think>', '</ifm|think_fast>', '</ifm|think_faster>'), _hidden)
 
-# %% ../../nbs/03_parse/03_tags.ipynb 50
+# %% ../../nbs/03_parse/03_tags.ipynb 54
 _add_examples('functionary', {'minicpm5': lambda name, arguments: f'<function name="{name}">' + ''.join(
     f'<param name="{key}">{value}</param>' for key, value in arguments.items()) + '</function>'})
 
-# %% ../../nbs/03_parse/03_tags.ipynb 53
+# %% ../../nbs/03_parse/03_tags.ipynb 57
 _MINIMAX_NS = ']<]minimax[>['
 _NESTING_LIMIT = 32
 def _element_tree(content:str, depth:int=0):
@@ -512,7 +512,7 @@ def _open_minimax_m3(scanner, text, position, marker, final):
     return after, 'hidden', None
 _register('minimax_m3', (_MINIMAX_NS,), _open_minimax_m3)
 
-# %% ../../nbs/03_parse/03_tags.ipynb 54
+# %% ../../nbs/03_parse/03_tags.ipynb 58
 _add_examples(
     'minimax_m3',
     {
@@ -523,14 +523,14 @@ _add_examples(
     fragments=(']<]minimax[>[<tool_call>', ']<]minimax[>[<invoke name="a">', '<item>', '</item>'),
 )
 
-# %% ../../nbs/03_parse/03_tags.ipynb 57
+# %% ../../nbs/03_parse/03_tags.ipynb 61
 _register(
     'longcat', _tag_markers('longcat_tool_call'), _tag_opener('longcat', preview=True), reader=_markup_reader('longcat')
 )
 _add_examples('longcat', {'longcat': lambda name, arguments:
     f'<longcat_tool_call>\n{_json_call(name, arguments)}\n</longcat_tool_call>'})
 
-# %% ../../nbs/03_parse/03_tags.ipynb 60
+# %% ../../nbs/03_parse/03_tags.ipynb 64
 _CWM_CLOSE = '</tool>'
 
 def _cwm_reader(label:str):
@@ -565,7 +565,7 @@ _add_examples(
     fragments=('<tool: ', '<tool: function>\n', '<tool: a>\n', '<tool: a'),
 )
 
-# %% ../../nbs/03_parse/03_tags.ipynb 63
+# %% ../../nbs/03_parse/03_tags.ipynb 67
 # spaces, then a (dotted) name and `(`; only ever `match`ed
 _CALL_HEAD = re.compile(r'[ \t\r\n]*([^\W\d][\w.]{0,127})\(')
 
@@ -593,7 +593,7 @@ _add_examples(
     fragments=('<function_calls>a(x=1)\n', 'b(y=2)\n'),
 )
 
-# %% ../../nbs/03_parse/03_tags.ipynb 66
+# %% ../../nbs/03_parse/03_tags.ipynb 70
 _SPACES = re.compile(r'[ \t\r\n]*')
 
 def _json_lines(body:str) -> list|None:
@@ -625,7 +625,7 @@ _add_examples(
     fragments=('{"name": "a", "arguments": {}}\n',),
 )
 
-# %% ../../nbs/03_parse/03_tags.ipynb 69
+# %% ../../nbs/03_parse/03_tags.ipynb 73
 def _dots_reader(body, scanner, attributes, opening):
     stripped = body.strip()
     if '<invoke' in stripped: return 'dots', _invoke_calls(body, '', scanner.budget)
@@ -642,12 +642,12 @@ _add_examples(
     },
 )
 
-# %% ../../nbs/03_parse/03_tags.ipynb 72
+# %% ../../nbs/03_parse/03_tags.ipynb 76
 _register('nemotron', _tag_markers('TOOLCALL'), _tag_opener('nemotron'), reader=_markup_reader('nemotron'))
 _add_examples('nemotron', {'nemotron': lambda name, arguments:
     f'<TOOLCALL>{json.dumps([{"name": name, "arguments": arguments}])}</TOOLCALL>'})
 
-# %% ../../nbs/03_parse/03_tags.ipynb 75
+# %% ../../nbs/03_parse/03_tags.ipynb 79
 def _is_definition(item) -> bool:
     "Whether a JSON object describes a tool (a description, or a parameters schema) rather than calling one."
     if not isinstance(item, dict): return False
@@ -672,7 +672,7 @@ _add_examples(
     'qwen25_coder', {'qwen25_coder': lambda name, arguments: f'<tools>\n{_json_call(name, arguments)}\n</tools>'}
 )
 
-# %% ../../nbs/03_parse/03_tags.ipynb 78
+# %% ../../nbs/03_parse/03_tags.ipynb 82
 # Bounded runs, and the JSON is only looked for at the end (`(?=\{)`): one short match at the start of a body.
 _NAME_THEN_JSON = re.compile(
     r'(function[ \t]*\r?\n[ \t]*)?([^\W\d][\w.\-/]{0,127})[ \t]{0,64}(>?)[ \t\r\n]{0,64}(?=\{)'
@@ -704,7 +704,7 @@ _add_examples(
     fragments=('<tool_call>a{', '<tool_call>function\na\n', '<tool_call>a>'),
 )
 
-# %% ../../nbs/03_parse/03_tags.ipynb 81
+# %% ../../nbs/03_parse/03_tags.ipynb 85
 def _steptml_toolcall_reader(body, scanner, attributes, opening):
     return 'step3', _invoke_calls(body, 'steptml:', scanner.budget)
 
