@@ -426,6 +426,10 @@ def _elements(body:str, opener:str, closer:str, finder:_Finder, spans:list|None=
             continue
         tag_end = body.find('>', after)
         if tag_end == -1: return
+        if body.count('"', after, tag_end) % 2:   # a `>` inside a quoted attribute (`name="read<|message|>"`)
+            quote_end = body.find('"', tag_end)
+            later = body.find('>', quote_end) if quote_end != -1 else -1
+            if later != -1: tag_end = later
         search_from = tag_end
         while True:   # a closer or an opener inside a CDATA section is text: look past each closed section
             close = finder.find(closer, search_from)

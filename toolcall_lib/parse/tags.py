@@ -231,11 +231,14 @@ _add_examples('xml', {
         f'<function parameter name="{key}">{value}</function parameter>' for key, value in arguments.items())})
 
 # %% ../../nbs/03_parse/03_tags.ipynb 28
-def _invoke_calls(body:str, prefix:str, budget:_Budget) -> list:
-    "Calls in `<invoke name=...>` elements (`prefix` is e.g. '｜DSML｜' or 'steptml:'), each with its own span."
+def _invoke_calls(body:str, prefix:str, budget:_Budget, suffix:str='') -> list:
+    """Calls in `<invoke name=...>` elements (`prefix` is e.g. '｜DSML｜' or 'steptml:'), each with its own span; a
+    `suffix` the model wrote after a name (Muse Glimmer's `name="read<|message|>"`) is dropped from it."""
     calls, spans = [], []
     for attributes, inside in _elements(body, f'<{prefix}invoke', f'</{prefix}invoke>', _Finder(body), spans):
-        call = _named_call(_scan_attributes(attributes).get('name', '').strip(), inside, budget, prefix, spans[-1])
+        name = _scan_attributes(attributes).get('name', '').strip()
+        if suffix and name.endswith(suffix): name = name[:-len(suffix)].strip()
+        call = _named_call(name, inside, budget, prefix, spans[-1])
         if call is not None: calls.append(call)
     return calls
 
@@ -531,6 +534,20 @@ _add_examples('longcat', {'longcat': lambda name, arguments:
     f'<longcat_tool_call>\n{_json_call(name, arguments)}\n</longcat_tool_call>'})
 
 # %% ../../nbs/03_parse/03_tags.ipynb 64
+def _longcat_pairs_reader(body, scanner, attributes, opening):
+    stripped = body.strip()
+    if stripped[:1] in ('{', '[', '<'): return None   # JSON, or elements: the generic reader's
+    call = _pair_call(stripped, 'longcat_arg_key', 'longcat_arg_value')
+    return ('longcat', [call]) if call is not None else None
+
+_add_reader('longcat', 10, _longcat_pairs_reader)
+_register('longcat_think', ('<longcat_think>',), _reasoning_opener('</longcat_think>'))
+_register('longcat_think_end', ('</longcat_think>',), _hidden)
+_add_examples('longcat', {'longcat_pairs': lambda name, arguments: f'<longcat_tool_call>{name}' + ''.join(
+    f'<longcat_arg_key>{key}</longcat_arg_key><longcat_arg_value>{value}</longcat_arg_value>'
+    for key, value in arguments.items()) + '</longcat_tool_call>'})
+
+# %% ../../nbs/03_parse/03_tags.ipynb 67
 _CWM_CLOSE = '</tool>'
 
 def _cwm_reader(label:str):
@@ -565,7 +582,7 @@ _add_examples(
     fragments=('<tool: ', '<tool: function>\n', '<tool: a>\n', '<tool: a'),
 )
 
-# %% ../../nbs/03_parse/03_tags.ipynb 67
+# %% ../../nbs/03_parse/03_tags.ipynb 70
 # spaces, then a (dotted) name and `(`; only ever `match`ed
 _CALL_HEAD = re.compile(r'[ \t\r\n]*([^\W\d][\w.]{0,127})\(')
 
@@ -593,7 +610,7 @@ _add_examples(
     fragments=('<function_calls>a(x=1)\n', 'b(y=2)\n'),
 )
 
-# %% ../../nbs/03_parse/03_tags.ipynb 70
+# %% ../../nbs/03_parse/03_tags.ipynb 73
 _SPACES = re.compile(r'[ \t\r\n]*')
 
 def _json_lines(body:str) -> list|None:
@@ -625,7 +642,7 @@ _add_examples(
     fragments=('{"name": "a", "arguments": {}}\n',),
 )
 
-# %% ../../nbs/03_parse/03_tags.ipynb 73
+# %% ../../nbs/03_parse/03_tags.ipynb 76
 def _dots_reader(body, scanner, attributes, opening):
     stripped = body.strip()
     if '<invoke' in stripped: return 'dots', _invoke_calls(body, '', scanner.budget)
@@ -642,12 +659,12 @@ _add_examples(
     },
 )
 
-# %% ../../nbs/03_parse/03_tags.ipynb 76
+# %% ../../nbs/03_parse/03_tags.ipynb 79
 _register('nemotron', _tag_markers('TOOLCALL'), _tag_opener('nemotron'), reader=_markup_reader('nemotron'))
 _add_examples('nemotron', {'nemotron': lambda name, arguments:
     f'<TOOLCALL>{json.dumps([{"name": name, "arguments": arguments}])}</TOOLCALL>'})
 
-# %% ../../nbs/03_parse/03_tags.ipynb 79
+# %% ../../nbs/03_parse/03_tags.ipynb 82
 def _is_definition(item) -> bool:
     "Whether a JSON object describes a tool (a description, or a parameters schema) rather than calling one."
     if not isinstance(item, dict): return False
@@ -672,7 +689,7 @@ _add_examples(
     'qwen25_coder', {'qwen25_coder': lambda name, arguments: f'<tools>\n{_json_call(name, arguments)}\n</tools>'}
 )
 
-# %% ../../nbs/03_parse/03_tags.ipynb 82
+# %% ../../nbs/03_parse/03_tags.ipynb 85
 # Bounded runs, and the JSON is only looked for at the end (`(?=\{)`): one short match at the start of a body.
 _NAME_THEN_JSON = re.compile(
     r'(function[ \t]*\r?\n[ \t]*)?([^\W\d][\w.\-/]{0,127})[ \t]{0,64}(>?)[ \t\r\n]{0,64}(?=\{)'
@@ -704,7 +721,28 @@ _add_examples(
     fragments=('<tool_call>a{', '<tool_call>function\na\n', '<tool_call>a>'),
 )
 
-# %% ../../nbs/03_parse/03_tags.ipynb 85
+# %% ../../nbs/03_parse/03_tags.ipynb 88
+# one `key=value` word after spaces: a quoted value runs to its quote on the same line, a bare one to the next space
+_WORD_PAIR = re.compile(r'[ \t\r\n]+([^\W\d][\w.-]{0,127})=("[^"\n]*"|\'[^\'\n]*\'|[^\s"\'<>]+)')
+_WORD_NAME = re.compile(r'[ \t\r\n]*([^\W\d][\w.\-/]{0,127})(?=[ \t\r\n])')
+
+def _word_pairs_reader(body, scanner, attributes, opening):
+    if attributes or '=' not in body or '<' in body: return None
+    head = _WORD_NAME.match(body)
+    if head is None: return None
+    arguments, repeated, position = {}, set(), head.end()
+    while (pair := _WORD_PAIR.match(body, position)) is not None:
+        value = pair[2][1:-1] if pair[2][0] in '"\'' else pair[2]
+        _add_argument(arguments, pair[1], value, repeated)
+        position = pair.end()
+    if not arguments or body[position:].strip(): return None   # a word that is no `key=value`: not this shape
+    return 'glm47', [_RawCall(head[1], arguments, text_keys=frozenset(arguments))]
+
+_add_reader('hermes', 30, _word_pairs_reader)
+_add_examples('hermes', {'glm47_words': lambda name, arguments: f'<tool_call>{name} ' + ' '.join(
+    f'{key}="{value}"' for key, value in arguments.items()) + '</tool_call>'}, fragments=('<tool_call>a x=1', ' y="a b"'))
+
+# %% ../../nbs/03_parse/03_tags.ipynb 91
 def _steptml_toolcall_reader(body, scanner, attributes, opening):
     return 'step3', _invoke_calls(body, 'steptml:', scanner.budget)
 
@@ -730,3 +768,19 @@ _add_examples(
         + '</iquestcoder_tool_call>'
     },
 )
+
+# %% ../../nbs/03_parse/03_tags.ipynb 94
+def _laguna_user_reader(body, scanner):
+    stripped = body.strip()
+    if stripped.startswith('<tool_call>'):   # the call's own element inside the user turn, and nothing after it
+        end = stripped.find('</tool_call>')
+        if end != -1 and stripped[end + len('</tool_call>'):].strip(): return 'laguna', []
+        stripped = stripped[len('<tool_call>'):end if end != -1 else len(stripped)].strip()
+    if stripped[:1] == '{': calls = _payload_calls(stripped, scanner.budget)
+    elif '<arg_key' in stripped and (call := _pair_call(stripped)) is not None: calls = [call]
+    else: calls = []
+    return 'laguna', [dataclasses.replace(call, declared=True) for call in calls]
+
+# closed and holding a call, or it is text: `<user>` is markup of chat transcripts too
+_register('laguna', ('<user>',), _block_opener('laguna', ('</user>',), needs_closer=True, prose_without_calls=True),
+          reader=_laguna_user_reader)
