@@ -46,9 +46,10 @@ _STRUCTURE = {'': re.compile(r'[\[\]{}"\',:]'), '"': re.compile(r'["\\]'), "'": 
 def _repair_would_invent(text:str) -> bool:
     """Whether repairing `text` would have to invent structure: an object or list where an object's key belongs
     (`{"todos": {..}, {..}}`, a cut object followed by a whole one), words after the value closed
-    (`{"a": 1} tail text`), or a colon where no key ends (`"time": 15:30`, `"name":: "a"`, a colon in a list).
-    One forward pass over the structural characters."""
+    (`{"a": 1} tail text`), a colon where no key ends (`"time": 15:30`, `"name":: "a"`, a colon in a list), or a bare
+    word in a call's arguments slot (`"arguments": MALFORMED`). One forward pass over the structural characters."""
     stack, colons, quote, position, length = [], [], '', 0, len(text)
+    string_start = string_end = -1   # the last string outside of which the scan stands: a key, when a colon follows
     while True:
         match = _STRUCTURE[quote].search(text, position)
         if match is None: return False
@@ -56,8 +57,8 @@ def _repair_would_invent(text:str) -> bool:
         char = text[position]
         if quote:
             if char == '\\': position += 2; continue
-            quote = ''
-        elif char in '"\'': quote = char
+            quote, string_end = '', position
+        elif char in '"\'': quote, string_start = char, position
         elif char in '{[':
             stack.append(char); colons.append(0)
         elif char in ']}':
@@ -67,6 +68,13 @@ def _repair_would_invent(text:str) -> bool:
         elif char == ':' and stack:   # one colon ends an object's key; any other is no JSON
             if stack[-1] != '{' or colons[-1]: return True
             colons[-1] = 1
+            key_end = position
+            while key_end > 0 and position - key_end < 64 and text[key_end - 1] in ' \t\r\n': key_end -= 1
+            if key_end - 1 == string_end: key_start, key_end = string_start + 1, string_end   # a quoted key
+            else:   # a bare one
+                key_start = key_end
+                while key_start > 0 and key_end - key_start < 16 and text[key_start - 1] in _KEY_CHARS: key_start -= 1
+            if _bare_slot(text, position, key_start, key_end): return True
         elif char == ',' and stack: colons[-1] = 0
         if (char in '{,') and stack and stack[-1] == '{':   # a key must come next
             following = position + 1
@@ -74,18 +82,18 @@ def _repair_would_invent(text:str) -> bool:
             if following < length and text[following] in '{[': return True
         position += 1
 
-# `"arguments": WORD`: a key of the arguments slot, then a bare word; bounded runs, one literal start, nothing to backtrack
-_BARE_ARGUMENTS = re.compile(
-    r'[{,][ \t\r\n]{0,64}["\']?(?:arguments|parameters|args|params|input)["\']?[ \t\r\n]{0,64}:[ \t\r\n]{0,64}'
-    r'([A-Za-z_][\w.-]{0,63})'
-)
+_SLOT_KEYS = frozenset(('input', 'arguments', 'args', 'parameters', 'params'))
 _LITERAL_WORDS = frozenset(('true', 'false', 'null', 'True', 'False', 'None'))
-def _bare_arguments(text:str) -> bool:
-    """Whether a call's arguments slot holds a bare word (`"arguments": MALFORMED`): repair would make it a string and
-    the call would run with `{"_raw": "MALFORMED"}`, which the model never sent as its arguments."""
-    for found in _BARE_ARGUMENTS.finditer(text):
-        if found[1] not in _LITERAL_WORDS: return True
-    return False
+_KEY_CHARS = frozenset('abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_')
+def _bare_slot(text:str, colon:int, key_start:int, key_end:int) -> bool:
+    """Whether the colon at `colon` ends an arguments key (`text[key_start:key_end]`) and a bare word follows it
+    (`"arguments": MALFORMED`): repair would make that word a string, and the call would run with `{"_raw": ...}`."""
+    if text[key_start:key_end] not in _SLOT_KEYS: return False
+    start = colon + 1
+    while start < len(text) and start - colon < 64 and text[start] in ' \t\r\n': start += 1
+    end = start
+    while end < len(text) and end - start < 64 and text[end] in _KEY_CHARS: end += 1
+    return end > start and not text[start].isdigit() and text[start:end] not in _LITERAL_WORDS
 
 def _loads(text:str, budget:_Budget):
     "Decode JSON, repairing it when needed, affordable and safe; `_FAILED` when that does not work."
@@ -96,7 +104,7 @@ def _loads(text:str, budget:_Budget):
             or not _repairable(stripped)): return _FAILED
     # the safety check below is charged too: hostile text cannot make it the bottleneck either
     budget.remaining -= len(stripped); budget.attempts -= 1
-    if _repair_would_invent(stripped) or _bare_arguments(stripped): return _FAILED
+    if _repair_would_invent(stripped): return _FAILED
     try: value = json_repair.repair_json(stripped, return_objects=True, skip_json_loads=True)
     except Exception: return _FAILED
     if value == '' and stripped[0] not in '"\'': return _FAILED
