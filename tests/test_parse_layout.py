@@ -58,7 +58,7 @@ def test_reader_priorities_are_explicit_and_ordered():
     for family in core._FAMILIES.values():
         priorities = [entry[0] for entry in family.readers]
         assert priorities == sorted(set(priorities)), family.name
-    assert [entry[0] for entry in core._FAMILIES['hermes'].readers] == [10, 20, 100]   # TeleChat's pairs, name+JSON, the rest
+    assert [entry[0] for entry in core._FAMILIES['hermes'].readers] == [10, 20, 30, 100]   # TeleChat's pairs, name+JSON, GLM-4.7's words, the rest
 
 def test_one_reader_for_the_key_value_pairs():
     "GLM's and IQuest's `<arg_key>`/`<arg_value>` markup gets one answer: a key without a value refuses the call."

@@ -896,6 +896,9 @@ def _call(self:ToolCallStreamParser, raw:_RawCall, found_format, start, end, eve
     if raw.reason is not None:   # the markup named a call but did not read as one
         self._refuse(RejectedCall(raw.name, raw.reason, start, end, found_format), events)
         return
+    if raw.declared and (name is None or self._policy.allow_all):   # only a tool the allow-list declares makes it a call
+        self._refuse(RejectedCall(raw.name, _NOT_DECLARED, start, end, found_format), events)
+        return
     self._found += 1
     if name is None:
         if raw.name not in self._rejected: self._rejected.append(raw.name)
@@ -933,6 +936,7 @@ def _call(self:ToolCallStreamParser, raw:_RawCall, found_format, start, end, eve
         if len(written) > announced[2]: events.append(ArgumentsDelta(index, written[announced[2]:]))
     events.append(CallFinished(index, call))
 NOT_ALLOWED = 'not in the allow-list' # The `RejectedCall.reason` of a call to a tool outside the allow-list
+_NOT_DECLARED = 'a layout that is a call only for a tool the allow-list declares, and it declares none by that name'
 
 # %% ../../nbs/03_parse/02_core.ipynb 46
 _SYNTAX_WORDS = ('tool_calls', '<tool_call', '<function_call', '<invoke')

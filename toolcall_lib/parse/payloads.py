@@ -46,9 +46,10 @@ _STRUCTURE = {'': re.compile(r'[\[\]{}"\',:]'), '"': re.compile(r'["\\]'), "'": 
 def _repair_would_invent(text:str) -> bool:
     """Whether repairing `text` would have to invent structure: an object or list where an object's key belongs
     (`{"todos": {..}, {..}}`, a cut object followed by a whole one), words after the value closed
-    (`{"a": 1} tail text`), or a colon where no key ends (`"time": 15:30`, `"name":: "a"`, a colon in a list).
-    One forward pass over the structural characters."""
+    (`{"a": 1} tail text`), a colon where no key ends (`"time": 15:30`, `"name":: "a"`, a colon in a list), or a bare
+    word in a call's arguments slot (`"arguments": MALFORMED`). One forward pass over the structural characters."""
     stack, colons, quote, position, length = [], [], '', 0, len(text)
+    string_start = string_end = -1   # the last string outside of which the scan stands: a key, when a colon follows
     while True:
         match = _STRUCTURE[quote].search(text, position)
         if match is None: return False
@@ -56,8 +57,8 @@ def _repair_would_invent(text:str) -> bool:
         char = text[position]
         if quote:
             if char == '\\': position += 2; continue
-            quote = ''
-        elif char in '"\'': quote = char
+            quote, string_end = '', position
+        elif char in '"\'': quote, string_start = char, position
         elif char in '{[':
             stack.append(char); colons.append(0)
         elif char in ']}':
@@ -67,12 +68,32 @@ def _repair_would_invent(text:str) -> bool:
         elif char == ':' and stack:   # one colon ends an object's key; any other is no JSON
             if stack[-1] != '{' or colons[-1]: return True
             colons[-1] = 1
+            key_end = position
+            while key_end > 0 and position - key_end < 64 and text[key_end - 1] in ' \t\r\n': key_end -= 1
+            if key_end - 1 == string_end: key_start, key_end = string_start + 1, string_end   # a quoted key
+            else:   # a bare one
+                key_start = key_end
+                while key_start > 0 and key_end - key_start < 16 and text[key_start - 1] in _KEY_CHARS: key_start -= 1
+            if _bare_slot(text, position, key_start, key_end): return True
         elif char == ',' and stack: colons[-1] = 0
         if (char in '{,') and stack and stack[-1] == '{':   # a key must come next
             following = position + 1
             while following < length and text[following] in ' \t\r\n': following += 1
             if following < length and text[following] in '{[': return True
         position += 1
+
+_SLOT_KEYS = frozenset(('input', 'arguments', 'args', 'parameters', 'params'))
+_LITERAL_WORDS = frozenset(('true', 'false', 'null', 'True', 'False', 'None'))
+_KEY_CHARS = frozenset('abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_')
+def _bare_slot(text:str, colon:int, key_start:int, key_end:int) -> bool:
+    """Whether the colon at `colon` ends an arguments key (`text[key_start:key_end]`) and a bare word follows it
+    (`"arguments": MALFORMED`): repair would make that word a string, and the call would run with `{"_raw": ...}`."""
+    if text[key_start:key_end] not in _SLOT_KEYS: return False
+    start = colon + 1
+    while start < len(text) and start - colon < 64 and text[start] in ' \t\r\n': start += 1
+    end = start
+    while end < len(text) and end - start < 64 and text[end] in _KEY_CHARS: end += 1
+    return end > start and not text[start].isdigit() and text[start:end] not in _LITERAL_WORDS
 
 def _loads(text:str, budget:_Budget):
     "Decode JSON, repairing it when needed, affordable and safe; `_FAILED` when that does not work."
@@ -118,6 +139,7 @@ class _RawCall:
     arguments_text: str|None = None # the arguments exactly as written, when a stream has been sending them raw
     reason: str|None = None # set when the markup named a call but did not read as one: the call is refused with this
     json_slot: bool = False # the format puts a JSON object here: text that does not decode to one refuses the call
+    declared: bool = False # a call only when its name is a tool the allow-list declares (`{"get_weather": {...}}`)
 
 def _first_key(mapping:dict, keys:tuple):
     # plain loops here and below: a stream reads one object per call, and a generator costs more than the work
@@ -159,7 +181,17 @@ def _calls_from_payload(value, strict:bool=False) -> list:
     if isinstance(value.get('tool_call'), dict) and len(value) == 1:
         return _calls_from_payload(value['tool_call'], strict)
     call = _call_from_object(value, strict)
+    if call is None and not strict: call = _keyed_call(value)
     return [call] if call else []
+
+_NOT_TOOL_KEYS = frozenset(_NAME_KEYS + _ARGUMENT_KEYS + ('tool_calls', 'tool_call', 'function_call', 'type', 'id'))
+def _keyed_call(obj:dict) -> _RawCall|None:
+    """`{"get_weather": {"city": "Paris"}}`: one key, a tool's name, over an arguments object. Such an object is a call
+    only when the allow-list declares that name (`declared`); never read loose in prose (`strict`), where it is data."""
+    if len(obj) != 1: return None
+    (name, arguments), = obj.items()
+    if name in _NOT_TOOL_KEYS or not isinstance(arguments, dict) or not _valid_name(name, spaces=False): return None
+    return _RawCall(name, arguments, declared=True)
 
 # %% ../../nbs/03_parse/00_payloads.ipynb 18
 def _decode_arguments(arguments, budget:_Budget) -> dict:
@@ -178,8 +210,14 @@ def _decode_arguments(arguments, budget:_Budget) -> dict:
 # %% ../../nbs/03_parse/00_payloads.ipynb 21
 PYTHONIC_LIMIT = 16_384 # Longest Pythonic call list handed to `ast.parse`
 _JSON_WORDS = {'true': True, 'false': False, 'null': None}
+class _JSONWords(ast.NodeTransformer):
+    "`true`, `false` and `null` written as names anywhere in a literal (Olmo 3's nested dicts) become constants."
+    def visit_Name(self, node):
+        if node.id in _JSON_WORDS: return ast.copy_location(ast.Constant(_JSON_WORDS[node.id]), node)
+        return node
 def _literal(node):
     if isinstance(node, ast.Name) and node.id in _JSON_WORDS: return _JSON_WORDS[node.id]
+    if isinstance(node, (ast.Dict, ast.List, ast.Tuple, ast.Set)): node = _JSONWords().visit(node)
     return ast.literal_eval(node)
 
 class _NotJSON(ValueError): "A Python literal with no JSON form."
@@ -396,14 +434,20 @@ def _elements(body:str, opener:str, closer:str, finder:_Finder, spans:list|None=
             continue
         tag_end = body.find('>', after)
         if tag_end == -1: return
+        if body.count('"', after, tag_end) % 2:   # a `>` inside a quoted attribute (`name="read<|message|>"`)
+            quote_end = body.find('"', tag_end)
+            later = body.find('>', quote_end) if quote_end != -1 else -1
+            if later != -1: tag_end = later
         search_from = tag_end
-        content_start = tag_end + 1 + body.startswith('\n', tag_end + 1)
-        if body.startswith(_CDATA_OPEN, content_start):
-            cdata_end = body.find(_CDATA_CLOSE, content_start)
-            if cdata_end != -1: search_from = cdata_end
-        close = finder.find(closer, search_from)
-        following = finder.find(opener, search_from)
-        stop = min(i for i in (close, following, len(body)) if i != -1)
+        while True:   # a closer or an opener inside a CDATA section is text: look past each closed section
+            close = finder.find(closer, search_from)
+            following = finder.find(opener, search_from)
+            stop = min(i for i in (close, following, len(body)) if i != -1)
+            cdata = finder.find(_CDATA_OPEN, search_from)
+            if cdata == -1 or cdata >= stop: break
+            cdata_end = finder.find(_CDATA_CLOSE, cdata + len(_CDATA_OPEN))
+            if cdata_end == -1: break
+            search_from = cdata_end + len(_CDATA_CLOSE)
         end = stop + (len(closer) if stop == close else 0)
         if spans is not None: spans.append((start, end))
         yield body[after:tag_end], body[tag_end + 1:stop]

@@ -5,7 +5,7 @@
 # %% ../../nbs/03_parse/03_tags.ipynb 2
 from __future__ import annotations
 import dataclasses, html, json, re
-from toolcall_lib.parse.payloads import (_Budget, _FAILED, _Finder, _NotJSON, _RawCall, _UNNAMED, _add_argument,
+from toolcall_lib.parse.payloads import (_Budget, _CDATA_CLOSE, _CDATA_OPEN, _FAILED, _Finder, _NotJSON, _RawCall, _UNNAMED, _add_argument,
     _calls_from_payload, _child_elements, _child_fields, _element_value, _elements, _identifier_end, _loads,
     _looks_pythonic, _parameters, _payload_calls, _pythonic_calls, _scan_attributes, _scan_value, _skip_space,
     _valid_name)
@@ -123,14 +123,45 @@ def _markup_body_calls(body:str, attributes:dict, budget:_Budget, bare_name:bool
     if '<' in stripped or name: return 'xml', _nested_field_calls(stripped, attributes, budget)
     return ('pythonic', _pythonic_calls(stripped)) if _looks_pythonic(stripped) else ('hermes', [])
 
-# %% ../../nbs/03_parse/03_tags.ipynb 13
+# %% ../../nbs/03_parse/03_tags.ipynb 14
+class _CDATABlock(_Block):
+    "A tag's block whose ends inside a closed `<![CDATA[...]]>` section are text: it ends at the first end after them."
+    __slots__ = ('cdata_from', 'close_from')
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.cdata_from, self.close_from = self.body_start, None   # where to look for the next section; for its `]]>`
+
+    def shift(self, count:int):
+        super().shift(count); self.cdata_from -= count
+        if self.close_from is not None: self.close_from -= count
+
+    def resume(self, scanner, text:str, final:bool):
+        found, searched = None, False   # an end searched for and not found is not in the rest of this text either
+        while True:
+            if self.close_from is not None:   # inside a section: wait for its `]]>`, then look on after it
+                close = text.find(_CDATA_CLOSE, self.close_from)
+                if close == -1:
+                    if not final: self.close_from = max(self.close_from, len(text) - len(_CDATA_CLOSE) + 1); return None
+                    self.close_from = None
+                    return scanner._finish_block(text, final)   # never closed: the first end ends the block
+                self.search_from = self.cdata_from = close + len(_CDATA_CLOSE); self.close_from = None
+            if not searched or (found is not None and found.start() < self.search_from):
+                found, searched = self.ends.search(text, max(self.search_from, self.body_start)), True
+            stop = found.start() if found is not None else len(text)
+            cdata = text.find(_CDATA_OPEN, self.cdata_from, stop)
+            if cdata == -1:
+                if found is None and not final: self.cdata_from = max(self.cdata_from, len(text) - len(_CDATA_OPEN) + 1)
+                return scanner._finish_block(text, final)
+            self.cdata_from, self.close_from = cdata, cdata + len(_CDATA_OPEN)
+
+# %% ../../nbs/03_parse/03_tags.ipynb 15
 def _markup_reader(label:str, bare_name:bool=False):
     "The reader of a `<tool_call>`-like tag whose body `_markup_body_calls` reads; a Hermes JSON body gets the format `label`."
     def read(body, scanner, attributes, opening):
         found_format, calls = _markup_body_calls(body, attributes, scanner.budget, bare_name)
         return (label if found_format == 'hermes' else found_format), calls
     return read
-_register('hermes', _tag_markers('tool_call'), _tag_opener('hermes', closers=('</tool_calls>',), preview=True),
+_register('hermes', _tag_markers('tool_call'), _tag_opener('hermes', closers=('</tool_calls>',), preview=True, block=_CDATABlock),
           reader=_markup_reader('hermes', bare_name=True))
 _add_examples(
     'hermes',
@@ -147,23 +178,23 @@ _add_examples(
     },
 )
 
-# %% ../../nbs/03_parse/03_tags.ipynb 16
+# %% ../../nbs/03_parse/03_tags.ipynb 20
 def _seed_oss_reader(body, scanner, attributes, opening):
     found_format, calls = _markup_body_calls(body, attributes, scanner.budget)
     return ('seed_oss' if found_format in ('qwen3_coder', 'hermes') else found_format), calls
 
-_register('seed_oss', _tag_markers('seed:tool_call'), _tag_opener('seed_oss'), reader=_seed_oss_reader)
+_register('seed_oss', _tag_markers('seed:tool_call'), _tag_opener('seed_oss', block=_CDATABlock), reader=_seed_oss_reader)
 _add_examples('seed_oss', {'seed_oss': lambda name, arguments: f'<seed:tool_call>\n<function={name}>\n' + ''.join(
     f'<parameter={key}>{value}</parameter>\n' for key, value in arguments.items()) + '</function>\n</seed:tool_call>'})
 
-# %% ../../nbs/03_parse/03_tags.ipynb 19
+# %% ../../nbs/03_parse/03_tags.ipynb 23
 def _tool_calls_reader(body, scanner, attributes, opening):
     found_format, calls = _markup_body_calls(body, attributes, scanner.budget)
     return ('jamba' if found_format == 'hermes' else found_format), calls
 
 _register('jamba', _tag_markers('tool_calls'), _tag_opener('jamba'), reader=_tool_calls_reader)
 
-# %% ../../nbs/03_parse/03_tags.ipynb 22
+# %% ../../nbs/03_parse/03_tags.ipynb 26
 class _ParametersAfter:
     "The `<function parameter name=\"k\">v</function parameter>` elements after `<function_call>NAME</function_call>`."
     OPEN, CLOSE = '<function parameter', '</function parameter>'
@@ -209,12 +240,12 @@ class _ParametersAfter:
         call = _RawCall(self.name, self.arguments, text_keys=frozenset(self.arguments))
         return self.cursor, 'calls', ('xml', [call], self.start, None, self.cut)
 
-# %% ../../nbs/03_parse/03_tags.ipynb 23
-class _FunctionCallBlock(_Block):
+# %% ../../nbs/03_parse/03_tags.ipynb 27
+class _FunctionCallBlock(_CDATABlock):
     "A `<function_call>` block; when its body is a bare name, the parameter elements after it are read too."
     __slots__ = ()
     def resume(self, scanner, text:str, final:bool):
-        segment = scanner._finish_block(text, final)
+        segment = _CDATABlock.resume(self, scanner, text, final)
         if segment is None or segment[1] != 'calls': return segment
         end, _, (found_format, calls, start, _, cut_off) = segment
         if found_format != 'glm45' or len(calls) != 1 or calls[0].arguments or calls[0].reason or cut_off:
@@ -230,12 +261,15 @@ _add_examples('xml', {
     'seed_name_then_parameters': lambda name, arguments: f'<function_call>{name}</function_call>' + ''.join(
         f'<function parameter name="{key}">{value}</function parameter>' for key, value in arguments.items())})
 
-# %% ../../nbs/03_parse/03_tags.ipynb 26
-def _invoke_calls(body:str, prefix:str, budget:_Budget) -> list:
-    "Calls in `<invoke name=...>` elements (`prefix` is e.g. '｜DSML｜' or 'steptml:'), each with its own span."
+# %% ../../nbs/03_parse/03_tags.ipynb 30
+def _invoke_calls(body:str, prefix:str, budget:_Budget, suffix:str='') -> list:
+    """Calls in `<invoke name=...>` elements (`prefix` is e.g. '｜DSML｜' or 'steptml:'), each with its own span; a
+    `suffix` the model wrote after a name (Muse Glimmer's `name="read<|message|>"`) is dropped from it."""
     calls, spans = [], []
     for attributes, inside in _elements(body, f'<{prefix}invoke', f'</{prefix}invoke>', _Finder(body), spans):
-        call = _named_call(_scan_attributes(attributes).get('name', '').strip(), inside, budget, prefix, spans[-1])
+        name = _scan_attributes(attributes).get('name', '').strip()
+        if suffix and name.endswith(suffix): name = name[:-len(suffix)].strip()
+        call = _named_call(name, inside, budget, prefix, spans[-1])
         if call is not None: calls.append(call)
     return calls
 
@@ -259,12 +293,12 @@ def _tool_reader(body, scanner, attributes, opening):
     call = _named_call(name, body, scanner.budget)
     return 'xml', [call] if call is not None else []
 _register(
-    'function_calls', _tag_markers('function_calls'), _tag_opener('function_calls'), reader=_function_calls_reader
+    'function_calls', _tag_markers('function_calls'), _tag_opener('function_calls', block=_CDATABlock), reader=_function_calls_reader
 )
-_register('invoke', _tag_markers('invoke'), _tag_opener('invoke'), reader=_invoke_reader)
-_register('minimax', _tag_markers('minimax:tool_call'), _tag_opener('minimax'), reader=_minimax_reader)
-_register('tool_use', _tag_markers('tool_use'), _tag_opener('tool_use'), reader=_tool_use_reader)
-_register('tool', ('<tool ',), _tag_opener('tool'), reader=_tool_reader)
+_register('invoke', _tag_markers('invoke'), _tag_opener('invoke', block=_CDATABlock), reader=_invoke_reader)
+_register('minimax', _tag_markers('minimax:tool_call'), _tag_opener('minimax', block=_CDATABlock), reader=_minimax_reader)
+_register('tool_use', _tag_markers('tool_use'), _tag_opener('tool_use', block=_CDATABlock), reader=_tool_use_reader)
+_register('tool', ('<tool ',), _tag_opener('tool', block=_CDATABlock), reader=_tool_reader)
 def _invoke_example(name:str, arguments:dict, prefix:str='', line:str='\n') -> str:
     "`<invoke name>` with one `<parameter name>` per argument (tags after `prefix`, each ending with `line`)."
     parameters = ''.join(f'<{prefix}parameter name="{key}" string="true">{value}</{prefix}parameter>{line}'
@@ -288,7 +322,7 @@ _add_examples(
 _add_examples('tool', {'seed_tool': lambda name, arguments: f'<tool name="{name}">' + ''.join(
     f'<{key}>{value}</{key}>' for key, value in arguments.items()) + '</tool>'}, fragments=('</tool_use>',))
 
-# %% ../../nbs/03_parse/03_tags.ipynb 29
+# %% ../../nbs/03_parse/03_tags.ipynb 35
 _DSML_PREFIXES = ('｜DSML｜', '|DSML|', 'DSML|', 'DSML')
 
 def _dsml_reader(body, scanner, attributes, opening):
@@ -296,7 +330,7 @@ def _dsml_reader(body, scanner, attributes, opening):
     return 'dsml', _invoke_calls(body, prefix, scanner.budget)
 
 _register('dsml', tuple(marker for prefix in _DSML_PREFIXES for wrapper in ('function_calls', 'tool_calls')
-                        for marker in _tag_markers(prefix + wrapper)), _tag_opener('dsml'), reader=_dsml_reader)
+                        for marker in _tag_markers(prefix + wrapper)), _tag_opener('dsml', block=_CDATABlock), reader=_dsml_reader)
 _add_examples(
     'dsml',
     {
@@ -309,7 +343,7 @@ _add_examples(
     },
 )
 
-# %% ../../nbs/03_parse/03_tags.ipynb 32
+# %% ../../nbs/03_parse/03_tags.ipynb 38
 def _bare_function_reader(body, scanner):
     calls = _function_calls(body, scanner.budget)
     if not (calls and all(call.text_keys for call in calls)): return 'functionary', calls
@@ -333,7 +367,7 @@ _add_examples('functionary', {
     'functionary_v31': lambda name, arguments: f'<function={name}>{json.dumps(arguments)}</function>',
     'functionary_named': lambda name, arguments: f'<function name="{name}">{json.dumps(arguments)}</function>'})
 
-# %% ../../nbs/03_parse/03_tags.ipynb 35
+# %% ../../nbs/03_parse/03_tags.ipynb 41
 _DSML_SPACED = '｜DSML｜ '
 
 def _dsml_spaced_reader(body, scanner, attributes, opening):
@@ -341,7 +375,7 @@ def _dsml_spaced_reader(body, scanner, attributes, opening):
 
 _register('dsml_spaced', tuple(marker for wrapper in ('calls', 'tool_calls', 'function_calls')
                                for marker in _tag_markers(_DSML_SPACED + wrapper)),
-          _tag_opener('dsml_spaced'), reader=_dsml_spaced_reader)
+          _tag_opener('dsml_spaced', block=_CDATABlock), reader=_dsml_spaced_reader)
 _add_examples(
     'dsml_spaced',
     {
@@ -351,18 +385,18 @@ _add_examples(
     fragments=('<｜DSML｜ parameter name="x" string="false">',),
 )
 
-# %% ../../nbs/03_parse/03_tags.ipynb 38
+# %% ../../nbs/03_parse/03_tags.ipynb 44
 _GCML_PREFIXES = ('｜GCML｜', '|GCML|')
 
 def _gcml_reader(body, scanner, attributes, opening):
     return 'gcml', _invoke_calls(body, opening[1:opening.index('GCML') + 5], scanner.budget)
 
 _register('gcml', tuple(marker for prefix in _GCML_PREFIXES for wrapper in ('tool_calls', 'function_calls')
-                        for marker in _tag_markers(prefix + wrapper)), _tag_opener('gcml'), reader=_gcml_reader)
+                        for marker in _tag_markers(prefix + wrapper)), _tag_opener('gcml', block=_CDATABlock), reader=_gcml_reader)
 _add_examples('gcml', {'gcml': lambda name, arguments:
     f'<｜GCML｜tool_calls>\n{_invoke_example(name, arguments, "｜GCML｜")}\n</｜GCML｜tool_calls>'})
 
-# %% ../../nbs/03_parse/03_tags.ipynb 41
+# %% ../../nbs/03_parse/03_tags.ipynb 47
 _HUNYUAN_SUFFIX = ':opensource'
 
 def _hunyuan_calls(body:str, suffix:str='') -> list:
@@ -401,7 +435,7 @@ _add_examples(
 _add_examples('jamba', {'hunyuan': _hunyuan_example,
                         'hunyuan_hy4': lambda name, arguments: _hunyuan_example(name, arguments, separator=False)})
 
-# %% ../../nbs/03_parse/03_tags.ipynb 44
+# %% ../../nbs/03_parse/03_tags.ipynb 50
 def _iquest_reader(body, scanner, attributes, opening):
     call = _pair_call(body)
     return 'iquest', [call] if call is not None else []
@@ -416,7 +450,7 @@ _add_examples(
     },
 )
 
-# %% ../../nbs/03_parse/03_tags.ipynb 47
+# %% ../../nbs/03_parse/03_tags.ipynb 53
 def _k2_horizon_body(body:str, budget:_Budget, span=None) -> list:
     stripped = body.strip()
     if stripped[:1] in ('{', '['):   # the JSON dialect
@@ -446,11 +480,11 @@ for think in ('think', 'think_fast', 'think_faster'):
     _register(f'k2_horizon_{think}', (f'<ifm|{think}>',), _reasoning_opener(f'</ifm|{think}>'))
 _register('k2_horizon_end', ('</ifm|tool_calls>', '</ifm|think>', '</ifm|think_fast>', '</ifm|think_faster>'), _hidden)
 
-# %% ../../nbs/03_parse/03_tags.ipynb 50
+# %% ../../nbs/03_parse/03_tags.ipynb 56
 _add_examples('functionary', {'minicpm5': lambda name, arguments: f'<function name="{name}">' + ''.join(
     f'<param name="{key}">{value}</param>' for key, value in arguments.items()) + '</function>'})
 
-# %% ../../nbs/03_parse/03_tags.ipynb 53
+# %% ../../nbs/03_parse/03_tags.ipynb 59
 _MINIMAX_NS = ']<]minimax[>['
 _NESTING_LIMIT = 32
 def _element_tree(content:str, depth:int=0):
@@ -512,7 +546,7 @@ def _open_minimax_m3(scanner, text, position, marker, final):
     return after, 'hidden', None
 _register('minimax_m3', (_MINIMAX_NS,), _open_minimax_m3)
 
-# %% ../../nbs/03_parse/03_tags.ipynb 54
+# %% ../../nbs/03_parse/03_tags.ipynb 60
 _add_examples(
     'minimax_m3',
     {
@@ -523,14 +557,28 @@ _add_examples(
     fragments=(']<]minimax[>[<tool_call>', ']<]minimax[>[<invoke name="a">', '<item>', '</item>'),
 )
 
-# %% ../../nbs/03_parse/03_tags.ipynb 57
+# %% ../../nbs/03_parse/03_tags.ipynb 63
 _register(
     'longcat', _tag_markers('longcat_tool_call'), _tag_opener('longcat', preview=True), reader=_markup_reader('longcat')
 )
 _add_examples('longcat', {'longcat': lambda name, arguments:
     f'<longcat_tool_call>\n{_json_call(name, arguments)}\n</longcat_tool_call>'})
 
-# %% ../../nbs/03_parse/03_tags.ipynb 60
+# %% ../../nbs/03_parse/03_tags.ipynb 66
+def _longcat_pairs_reader(body, scanner, attributes, opening):
+    stripped = body.strip()
+    if stripped[:1] in ('{', '[', '<'): return None   # JSON, or elements: the generic reader's
+    call = _pair_call(stripped, 'longcat_arg_key', 'longcat_arg_value')
+    return ('longcat', [call]) if call is not None else None
+
+_add_reader('longcat', 10, _longcat_pairs_reader)
+_register('longcat_think', ('<longcat_think>',), _reasoning_opener('</longcat_think>'))
+_register('longcat_think_end', ('</longcat_think>',), _hidden)
+_add_examples('longcat', {'longcat_pairs': lambda name, arguments: f'<longcat_tool_call>{name}' + ''.join(
+    f'<longcat_arg_key>{key}</longcat_arg_key><longcat_arg_value>{value}</longcat_arg_value>'
+    for key, value in arguments.items()) + '</longcat_tool_call>'})
+
+# %% ../../nbs/03_parse/03_tags.ipynb 69
 _CWM_CLOSE = '</tool>'
 
 def _cwm_reader(label:str):
@@ -565,7 +613,7 @@ _add_examples(
     fragments=('<tool: ', '<tool: function>\n', '<tool: a>\n', '<tool: a'),
 )
 
-# %% ../../nbs/03_parse/03_tags.ipynb 63
+# %% ../../nbs/03_parse/03_tags.ipynb 72
 # spaces, then a (dotted) name and `(`; only ever `match`ed
 _CALL_HEAD = re.compile(r'[ \t\r\n]*([^\W\d][\w.]{0,127})\(')
 
@@ -593,7 +641,7 @@ _add_examples(
     fragments=('<function_calls>a(x=1)\n', 'b(y=2)\n'),
 )
 
-# %% ../../nbs/03_parse/03_tags.ipynb 66
+# %% ../../nbs/03_parse/03_tags.ipynb 75
 _SPACES = re.compile(r'[ \t\r\n]*')
 
 def _json_lines(body:str) -> list|None:
@@ -625,14 +673,14 @@ _add_examples(
     fragments=('{"name": "a", "arguments": {}}\n',),
 )
 
-# %% ../../nbs/03_parse/03_tags.ipynb 69
+# %% ../../nbs/03_parse/03_tags.ipynb 78
 def _dots_reader(body, scanner, attributes, opening):
     stripped = body.strip()
     if '<invoke' in stripped: return 'dots', _invoke_calls(body, '', scanner.budget)
     value = _loads(stripped, scanner.budget) if stripped[:1] in ('{', '[') else _FAILED
     return 'dots', _calls_from_payload(value) if value is not _FAILED else []
 
-_register('dots', _tag_markers('dots_function_call'), _tag_opener('dots'), reader=_dots_reader)
+_register('dots', _tag_markers('dots_function_call'), _tag_opener('dots', block=_CDATABlock), reader=_dots_reader)
 _add_examples(
     'dots',
     {
@@ -642,12 +690,12 @@ _add_examples(
     },
 )
 
-# %% ../../nbs/03_parse/03_tags.ipynb 72
+# %% ../../nbs/03_parse/03_tags.ipynb 81
 _register('nemotron', _tag_markers('TOOLCALL'), _tag_opener('nemotron'), reader=_markup_reader('nemotron'))
 _add_examples('nemotron', {'nemotron': lambda name, arguments:
     f'<TOOLCALL>{json.dumps([{"name": name, "arguments": arguments}])}</TOOLCALL>'})
 
-# %% ../../nbs/03_parse/03_tags.ipynb 75
+# %% ../../nbs/03_parse/03_tags.ipynb 84
 def _is_definition(item) -> bool:
     "Whether a JSON object describes a tool (a description, or a parameters schema) rather than calling one."
     if not isinstance(item, dict): return False
@@ -672,7 +720,7 @@ _add_examples(
     'qwen25_coder', {'qwen25_coder': lambda name, arguments: f'<tools>\n{_json_call(name, arguments)}\n</tools>'}
 )
 
-# %% ../../nbs/03_parse/03_tags.ipynb 78
+# %% ../../nbs/03_parse/03_tags.ipynb 87
 # Bounded runs, and the JSON is only looked for at the end (`(?=\{)`): one short match at the start of a body.
 _NAME_THEN_JSON = re.compile(
     r'(function[ \t]*\r?\n[ \t]*)?([^\W\d][\w.\-/]{0,127})[ \t]{0,64}(>?)[ \t\r\n]{0,64}(?=\{)'
@@ -704,12 +752,33 @@ _add_examples(
     fragments=('<tool_call>a{', '<tool_call>function\na\n', '<tool_call>a>'),
 )
 
-# %% ../../nbs/03_parse/03_tags.ipynb 81
+# %% ../../nbs/03_parse/03_tags.ipynb 90
+# one `key=value` word after spaces: a quoted value runs to its quote on the same line, a bare one to the next space
+_WORD_PAIR = re.compile(r'[ \t\r\n]+([^\W\d][\w.-]{0,127})=("[^"\n]*"|\'[^\'\n]*\'|[^\s"\'<>]+)')
+_WORD_NAME = re.compile(r'[ \t\r\n]*([^\W\d][\w.\-/]{0,127})(?=[ \t\r\n])')
+
+def _word_pairs_reader(body, scanner, attributes, opening):
+    if attributes or '=' not in body or '<' in body: return None
+    head = _WORD_NAME.match(body)
+    if head is None: return None
+    arguments, repeated, position = {}, set(), head.end()
+    while (pair := _WORD_PAIR.match(body, position)) is not None:
+        value = pair[2][1:-1] if pair[2][0] in '"\'' else pair[2]
+        _add_argument(arguments, pair[1], value, repeated)
+        position = pair.end()
+    if not arguments or body[position:].strip(): return None   # a word that is no `key=value`: not this shape
+    return 'glm47', [_RawCall(head[1], arguments, text_keys=frozenset(arguments))]
+
+_add_reader('hermes', 30, _word_pairs_reader)
+_add_examples('hermes', {'glm47_words': lambda name, arguments: f'<tool_call>{name} ' + ' '.join(
+    f'{key}="{value}"' for key, value in arguments.items()) + '</tool_call>'}, fragments=('<tool_call>a x=1', ' y="a b"'))
+
+# %% ../../nbs/03_parse/03_tags.ipynb 93
 def _steptml_toolcall_reader(body, scanner, attributes, opening):
     return 'step3', _invoke_calls(body, 'steptml:', scanner.budget)
 
 _register(
-    'step3_toolcall', _tag_markers('steptml:toolcall'), _tag_opener('step3_toolcall'), reader=_steptml_toolcall_reader
+    'step3_toolcall', _tag_markers('steptml:toolcall'), _tag_opener('step3_toolcall', block=_CDATABlock), reader=_steptml_toolcall_reader
 )
 _register(
     'iquest_coder_v2', _tag_markers('iquestcoder_tool_call'), _tag_opener('iquest_coder_v2'), reader=_iquest_reader
@@ -730,3 +799,19 @@ _add_examples(
         + '</iquestcoder_tool_call>'
     },
 )
+
+# %% ../../nbs/03_parse/03_tags.ipynb 96
+def _laguna_user_reader(body, scanner):
+    stripped = body.strip()
+    if stripped.startswith('<tool_call>'):   # the call's own element inside the user turn, and nothing after it
+        end = stripped.find('</tool_call>')
+        if end != -1 and stripped[end + len('</tool_call>'):].strip(): return 'laguna', []
+        stripped = stripped[len('<tool_call>'):end if end != -1 else len(stripped)].strip()
+    if stripped[:1] == '{': calls = _payload_calls(stripped, scanner.budget)
+    elif '<arg_key' in stripped and (call := _pair_call(stripped)) is not None: calls = [call]
+    else: calls = []
+    return 'laguna', [dataclasses.replace(call, declared=True) for call in calls]
+
+# closed and holding a call, or it is text: `<user>` is markup of chat transcripts too
+_register('laguna', ('<user>',), _block_opener('laguna', ('</user>',), needs_closer=True, prose_without_calls=True),
+          reader=_laguna_user_reader)

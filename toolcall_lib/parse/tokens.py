@@ -34,7 +34,6 @@ _register(
         '<|end_of_text|>',
         '<|action_end|>',
         '<|tool_call_end|>',
-        '<|message|>',
         '<|constrain|>',
         '<｜end▁of▁sentence｜>',
         '<|tool_calls_section_end|>',
@@ -175,12 +174,13 @@ _add_examples(
 
 # %% ../../nbs/03_parse/04_tokens.ipynb 23
 _ANALYSIS = (('<|end|>',), 'reasoning')
+_SELF = (('<|end|>', '<|eom|>', '<|eot|>'), 'reasoning')   # a channel the model addresses to itself (Muse Glimmer)
 _RECIPIENT_END = re.compile(r'[\s<]')
+# families that read a channel's body their own way (Muse Glimmer's ATEM, below):
+# open_body(scanner, text, position, body_start, recipient, final) -> a segment, None (wait for more text) or False (not its)
+_CHANNEL_BODIES = []
 def _harmony_reader(name:str):
     def reader(body:str, scanner) -> tuple:
-        # Muse Glimmer's ATEM channel
-        if not name.startswith('functions.') and body.lstrip().startswith('<atem:function_calls'):
-            return 'muse_glimmer', _invoke_calls(body, 'atem:', scanner.budget)
         call_name = name[len('functions.'):] if name.startswith('functions.') else name
         return 'harmony', [_RawCall(call_name, body.strip(), json_slot=True)] if _valid_name(call_name) else []
     return reader
@@ -207,6 +207,10 @@ def _open_harmony(scanner, text, position, marker, final):
     channel = ''
     if channel_at != -1 and header[channel_at + 11 :].strip():
         channel = header[channel_at + 11 :].split(None, 1)[0].split('<', 1)[0]
+    for open_body in _CHANNEL_BODIES:
+        opened = open_body(scanner, text, position, body_start, recipient, final)
+        if opened is not False: return opened
+    if recipient == 'self': scanner.mode = _SELF; return body_start, 'hidden', None
     if recipient and recipient != 'user':   # ` to=user` addresses the person: a channel of prose
         scanner.pending = _Block(position, body_start, ('<|call|>', '<|end|>', '<|return|>', '<|eot|>', '<|eom|>'),
                                  ('<|start|>', '<|channel|>'), _harmony_reader(recipient),
@@ -336,6 +340,64 @@ _register(
 )
 
 # %% ../../nbs/03_parse/04_tokens.ipynb 34
+_ATEM_OPEN, _ATEM_CLOSE = '<atem:function_calls', '</atem:function_calls>'
+_GLIMMER_ENDS, _GLIMMER_STOPS = ('<|call|>', '<|end|>', '<|return|>', '<|eot|>', '<|eom|>'), ('<|start|>', '<|channel|>')
+_FUMBLED = ('', 'user', 'self', 'atem:function_calls')   # headers that name no tool
+
+class _GlimmerBlock(_Block):
+    "An ATEM channel: its ends are looked for only once `</atem:function_calls>` closed the block's calls."
+    __slots__ = ('wrapped', 'wrapper_from')
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.wrapped, self.wrapper_from = False, self.body_start
+
+    def shift(self, count:int): super().shift(count); self.wrapper_from -= count
+
+    def resume(self, scanner, text:str, final:bool):
+        if not self.wrapped:
+            close = text.find(_ATEM_CLOSE, self.wrapper_from)
+            if close != -1: self.wrapped, self.search_from = True, close + len(_ATEM_CLOSE)
+            elif not final:
+                self.wrapper_from = max(self.body_start, len(text) - len(_ATEM_CLOSE) + 1)
+                return None
+        return scanner._finish_block(text, final)
+
+# %% ../../nbs/03_parse/04_tokens.ipynb 35
+def _glimmer_call(recipient:str, call:_RawCall) -> _RawCall:
+    "The call an ATEM invoke names, as its channel's header vouches for it: fully, not at all (`declared`), or against it."
+    if call.reason is not None or recipient.rsplit('.', 1)[-1] == call.name.rsplit('.', 1)[-1]: return call
+    if recipient in _FUMBLED or call.name.startswith(recipient + '.'): return dataclasses.replace(call, declared=True)
+    reason = f'the channel is addressed to {recipient!r} but its invoke names {call.name!r}'
+    return dataclasses.replace(call, arguments=None, text_keys=frozenset(), reason=reason)
+
+def _glimmer_reader(recipient:str):
+    def reader(body:str, scanner) -> tuple:
+        if recipient in _FUMBLED and not body.rstrip().endswith(_ATEM_CLOSE): return 'muse_glimmer', []   # prose around it
+        calls = _invoke_calls(body, 'atem:', scanner.budget, suffix='<|message|>')
+        return 'muse_glimmer', [_glimmer_call(recipient, call) for call in calls]
+    reader.call_closer = _ATEM_CLOSE   # a channel the next `<|start|>` ends was not cut once its block closed
+    if recipient in _FUMBLED: reader.prose_without_calls = True
+    return reader
+
+def _open_atem(scanner, text, position, body_start, recipient, final):
+    "A channel whose body is an ATEM block: a `_GlimmerBlock`; anything else is not this family's (False)."
+    if recipient.startswith('functions.'): return False   # gpt-oss's namespace: its channel holds JSON
+    start = _skip_space(text, body_start, final)
+    if start is None: return None
+    if start == -1: return False
+    if not text.startswith(_ATEM_OPEN, start):
+        if not final and len(text) - start < len(_ATEM_OPEN) and _ATEM_OPEN.startswith(text[start:]): return None
+        return False
+    scanner.pending = _GlimmerBlock(position, body_start, _GLIMMER_ENDS, _GLIMMER_STOPS, _glimmer_reader(recipient))
+    return scanner.pending.resume(scanner, text, final)
+_CHANNEL_BODIES.append(_open_atem)
+
+# %% ../../nbs/03_parse/04_tokens.ipynb 36
+def _open_message(scanner, text, position, marker, final):
+    "`<|message|>` with no header before it: an ATEM block after it is a call whose header is missing; else it disappears."
+    opened = _open_atem(scanner, text, position, position + len(marker), '', final)
+    return opened if opened is not False else (position + len(marker), 'hidden', None)
+_register('muse_glimmer', ('<|message|>',), _open_message)
 _add_examples(
     'harmony',
     {
@@ -344,81 +406,136 @@ _add_examples(
         + ''.join(f'<atem:parameter name="{key}">{value}</atem:parameter>\n' for key, value in arguments.items())
         + '</atem:invoke>\n</atem:function_calls><|eom|>'
     },
-    fragments=(' to=a<|message|>', ' to=user<|message|>'),
+    fragments=(' to=a<|message|>', ' to=user<|message|>', ' to=self<|message|>', '</atem:function_calls>'),
 )
 
-# %% ../../nbs/03_parse/04_tokens.ipynb 37
+# %% ../../nbs/03_parse/04_tokens.ipynb 41
 _GEMMA_QUOTE = '<|"|>'
-_GEMMA_BARE = re.compile(r'[^,}\]]*')
 _GEMMA_SPACE = re.compile(r'[ \t\r\n]*')
+_GEMMA_STOP = re.compile(r'[,}\]]')   # where a bare value in a list ends
+# where a bare value in an object ends: a closer, or a comma that a key follows. The space run and the key's first
+# character cannot overlap and no key holds a comma, so each comma's look-ahead stops by the next one: linear.
+_GEMMA_BARE_END = re.compile(
+    r'[}\]]|,(?=[ \t\r\n]{0,64}(?:<\|"\|>|"|[^,:{}\[\]"\'<>\n \t\r][^,:{}\[\]"\'<>\n]{0,255}:))'
+)
+# a bare key: up to the next character no key holds (one greedy run, no backtracking); the caller checks for `:`
+_GEMMA_KEY = re.compile(r'[^,:{}\[\]"\'<>\n]{1,256}')
 class _GemmaError(ValueError): "A Gemma 4 call that does not read."
+
+def _quote_end(text:str, position:int, quote:str) -> int:
+    "Where the `quote` that closes a string opened before `position` is (one not escaped by a backslash); -1 when none."
+    while (end := text.find(quote, position)) != -1:
+        backslashes = end
+        while backslashes > position and text[backslashes - 1] == '\\': backslashes -= 1
+        if (end - backslashes) % 2 == 0: return end
+        position = end + 1
+    return -1
+
+# %% ../../nbs/03_parse/04_tokens.ipynb 42
 def _gemma_key(text:str, position:int, quote:str=_GEMMA_QUOTE) -> tuple:
-    if text.startswith(quote, position):
-        end = text.find(quote, position + len(quote))
+    "(key, position after its colon) of the key at `position`: bare (inner spaces allowed), `<|\"|>`-quoted or `\"`-quoted."
+    if text.startswith(quote, position) or text.startswith('"', position):
+        mark = quote if text.startswith(quote, position) else '"'
+        end = text.find(mark, position + len(mark)) if mark == quote else _quote_end(text, position + 1, '"')
         if end == -1: raise _GemmaError('a key that never closes')
-        key, position = text[position + len(quote):end], end + len(quote)
+        key, position = text[position + len(mark):end], end + len(mark)
     else:
-        end = text.find(':', position, position + 257)
-        key = text[position:end].strip() if end != -1 else ''
-        if not key or not _valid_name(key, spaces=False):
-            raise _GemmaError(f'no key at {_short(text[position:position + 20])}')
-        position = end
+        found = _GEMMA_KEY.match(text, position)
+        key = found.group().strip() if found is not None else ''
+        if not key or not _valid_name(key): raise _GemmaError(f'no key at {_short(text[position:position + 20])}')
+        position = found.end()
     position = _GEMMA_SPACE.match(text, position).end()
     if not text.startswith(':', position): raise _GemmaError(f'no colon after the key {key!r}')
     return key, position + 1
 
-# %% ../../nbs/03_parse/04_tokens.ipynb 38
-def _gemma_value(text:str, position:int, depth:int=0, quote:str=_GEMMA_QUOTE) -> tuple:
-    "(value, position after it) of the Gemma 4 value at `position`; `quote` delimits strings."
-    position = _GEMMA_SPACE.match(text, position).end()
-    if text.startswith(quote, position):
-        end = text.find(quote, position + len(quote))
-        if end == -1: raise _GemmaError('a string that never closes')
-        return text[position + len(quote):end], end + len(quote)
-    opener = text[position:position + 1]
-    if opener in ('{', '['):
-        if depth >= _NESTING_LIMIT: raise _GemmaError('values nested too deeply')
-        closer, items = ('}', {}) if opener == '{' else (']', [])
-        position = _GEMMA_SPACE.match(text, position + 1).end()
-        if text.startswith(closer, position): return items, position + 1
-        while True:
-            if opener == '{':
-                key, position = _gemma_key(text, position, quote)
-                items[key], position = _gemma_value(text, position, depth + 1, quote)
-            else:
-                item, position = _gemma_value(text, position, depth + 1, quote)
-                items.append(item)
-            position = _GEMMA_SPACE.match(text, position).end()
-            if text.startswith(closer, position): return items, position + 1
-            if not text.startswith(',', position):
-                raise _GemmaError(f'expected , or {closer} at {_short(text[position:position + 20])}')
-            position = _GEMMA_SPACE.match(text, position + 1).end()
-    bare = _GEMMA_BARE.match(text, position).group()
-    word = bare.strip()
-    if not word: raise _GemmaError('a value is missing')
-    if word in _JSON_WORDS: return _JSON_WORDS[word], position + len(bare)
-    try: number = json.loads(word)
-    except ValueError: return word, position + len(bare)   # a bare word: the text itself
-    return number, position + len(bare)
+def _gemma_string(text:str, position:int, quote:str, repairs:list) -> tuple:
+    "(string, position after it) of a `quote`-delimited string; one never closed ends before the text's last closer."
+    end = text.find(quote, position + len(quote))
+    if end != -1: return text[position + len(quote):end], end + len(quote)
+    end = len(text.rstrip())
+    if end > position + len(quote) and text[end - 1] in '}]': end -= 1
+    repairs.append('a string that never closes')
+    return text[position + len(quote):end], end
 
-# %% ../../nbs/03_parse/04_tokens.ipynb 39
+# %% ../../nbs/03_parse/04_tokens.ipynb 43
+def _gemma_scalar(text:str, position:int, quote:str, repairs:list, listed:bool=False) -> tuple:
+    "(value, position after it) of a value that is not an object, a list or a `quote`-delimited string; `listed`: in a list."
+    if text[position:position + 1] in ('"', "'"):   # a JSON string, or a single-quoted one
+        mark = text[position]
+        end = _quote_end(text, position + 1, mark)
+        if end == -1: raise _GemmaError(f'a {mark}-quoted string that never closes')
+        if mark == "'":
+            after = end + 1 + (len(quote) if text.startswith(quote, end + 1) else 0)   # a stray delimiter after it
+            return text[position + 1:end], after
+        try: return json.loads(text[position:end + 1]), end + 1
+        except ValueError: raise _GemmaError(f'a string that is not JSON: {_short(text[position:end + 1], 30)}')
+    start = position   # a bare value: to a closer, or (in an object) to a comma that a key follows
+    stop = (_GEMMA_STOP if listed else _GEMMA_BARE_END).search(text, position)
+    if stop is None: position = len(text); repairs.append('a value the text ended inside')
+    else: position = stop.start()
+    word = text[start:position].strip()
+    if not word: raise _GemmaError('a value is missing')
+    if word in _JSON_WORDS: return _JSON_WORDS[word], position
+    try: return json.loads(word), position
+    except ValueError: return word, position   # a bare word: the text itself
+
+# %% ../../nbs/03_parse/04_tokens.ipynb 44
+def _gemma_value(text:str, position:int, depth:int=0, quote:str=_GEMMA_QUOTE, repairs:list|None=None,
+                 listed:bool=False) -> tuple:
+    "(value, position after it) of the Gemma 4 value at `position`; `quote` delimits strings; `repairs` collects repairs."
+    repairs = [] if repairs is None else repairs
+    position = _GEMMA_SPACE.match(text, position).end()
+    if text.startswith(quote, position): return _gemma_string(text, position, quote, repairs)
+    opener = text[position:position + 1]
+    if opener not in ('{', '['):
+        if position >= len(text): raise _GemmaError('a value is missing')
+        return _gemma_scalar(text, position, quote, repairs, listed)
+    if depth >= _NESTING_LIMIT: raise _GemmaError('values nested too deeply')
+    closer, items = ('}', {}) if opener == '{' else (']', [])
+    position = _GEMMA_SPACE.match(text, position + 1).end()
+    if text.startswith(closer, position): return items, position + 1
+    while True:
+        if opener == '{':
+            key, position = _gemma_key(text, position, quote)
+            items[key], position = _gemma_value(text, position, depth + 1, quote, repairs)
+        else:
+            item, position = _gemma_value(text, position, depth + 1, quote, repairs, listed=True)
+            items.append(item)
+        position = _GEMMA_SPACE.match(text, position).end()
+        if text.startswith(closer, position): return items, position + 1
+        if position >= len(text) and repairs and depth == 0: return items, position   # closed where the text ended
+        if not text.startswith(',', position):
+            raise _GemmaError(f'expected , or {closer} at {_short(text[position:position + 20])}')
+        position = _GEMMA_SPACE.match(text, position + 1).end()
+
+# %% ../../nbs/03_parse/04_tokens.ipynb 45
 def _gemma_calls(body:str, found_format:str, quote:str=_GEMMA_QUOTE) -> tuple:
-    "(format, calls) of a `call:NAME{...}` body whose strings `quote` delimits."
-    stripped = body.strip()
-    if not stripped.startswith('call:'): return found_format, []
-    brace = stripped.find('{')
-    name = stripped[5:brace if brace != -1 else len(stripped)].strip()
-    if not _valid_name(name, spaces=False): return found_format, []
-    if brace == -1: return found_format, [_RawCall(name, None, reason=f'the call {name!r} has no {{...}} arguments')]
-    try:
-        arguments, end = _gemma_value(stripped, brace, quote=quote)
-        if stripped[end:].strip(): raise _GemmaError(f'text after the arguments: {_short(stripped[end:end + 20])}')
-    except _GemmaError as error:
-        return found_format, [_RawCall(name, None, reason=f'the arguments of {name!r} do not read: {error}')]
-    return found_format, [_RawCall(name, arguments)]
+    "(format, calls) of a body of `call:NAME{...}` calls, one after another, whose strings `quote` delimits."
+    calls, position = [], _GEMMA_SPACE.match(body).end()
+    while body.startswith('call:', position):
+        start, brace = position, body.find('{', position)
+        name = body[position + 5:brace if brace != -1 else len(body)].strip()
+        if not _valid_name(name, spaces=False): break
+        if brace == -1:
+            calls.append(_RawCall(name, None, span=(start, len(body)), reason=f'the call {name!r} has no {{...}} arguments'))
+            break
+        try:
+            arguments, end = _gemma_value(body, brace, quote=quote)
+            following = _GEMMA_SPACE.match(body, end).end()
+            if following < len(body) and not body.startswith('call:', following):
+                raise _GemmaError(f'text after the arguments: {_short(body[following:following + 20])}')
+        except _GemmaError as error:
+            calls.append(_RawCall(name, None, span=(start, len(body)), reason=f'the arguments of {name!r} do not read: {error}'))
+            break
+        calls.append(_RawCall(name, arguments, span=(start, end)))
+        position = following
+    return found_format, calls
 
 def _gemma_reader(body, scanner): return _gemma_calls(body, 'gemma4')
-_register('gemma4', ('<|tool_call>',), _block_opener('gemma4', ('<tool_call|>',)), reader=_gemma_reader)
+# `call_closer`: a block left open before the next `<|tool_call>` was not cut once its arguments closed
+_register('gemma4', ('<|tool_call>',), _block_opener('gemma4', ('<tool_call|>',), call_closer='}'), reader=_gemma_reader)
+# Gemma 4 sometimes writes its closer twice, or a `<|tool_response>` after a call: markup, not text
+_register('gemma4_end', ('<tool_call|>', '<|tool_response>'), _hidden)
 _add_examples(
     'gemma4',
     {
@@ -426,10 +543,10 @@ _add_examples(
         + ','.join(f'{key}:{_GEMMA_QUOTE}{value}{_GEMMA_QUOTE}' for key, value in arguments.items())
         + '}<tool_call|>'
     },
-    fragments=('call:a{', 'x:'),
+    fragments=('call:a{', 'x:', "x:'1'", 'call:b{y:1}'),
 )
 
-# %% ../../nbs/03_parse/04_tokens.ipynb 42
+# %% ../../nbs/03_parse/04_tokens.ipynb 52
 _FUNCTIONGEMMA_QUOTE = '<escape>'
 
 def _functiongemma_reader(body, scanner): return _gemma_calls(body, 'functiongemma', _FUNCTIONGEMMA_QUOTE)
@@ -446,7 +563,7 @@ _add_examples(
     fragments=('call:a{x:<escape>',),
 )
 
-# %% ../../nbs/03_parse/04_tokens.ipynb 45
+# %% ../../nbs/03_parse/04_tokens.ipynb 55
 def _fenced_body(body:str) -> str|None:
     "The inside of a ```` ``` ```` (or ```` ```python ````) fence that makes up all of `body`; None when it is not one."
     stripped = body.strip()
@@ -473,7 +590,7 @@ _add_examples('lfm2', {'minicpm3': lambda name, arguments:
 _register('minicpm3_think', ('<|thought_start|>',), _reasoning_opener('<|thought_end|>'))
 _register('minicpm3_think_end', ('<|thought_end|>',), _hidden)
 
-# %% ../../nbs/03_parse/04_tokens.ipynb 48
+# %% ../../nbs/03_parse/04_tokens.ipynb 58
 def _llama4_reader(body, scanner): return 'pythonic', _payload_calls(body, scanner.budget)
 
 _register(
@@ -486,7 +603,7 @@ _register('llama4_pythonic_end', ('<|python_end|>',), _hidden)
 _add_examples('llama4_pythonic', {'llama4': lambda name, arguments:
     f'<|python_start|>[{_python_call(name, arguments)}]<|python_end|>'})
 
-# %% ../../nbs/03_parse/04_tokens.ipynb 51
+# %% ../../nbs/03_parse/04_tokens.ipynb 61
 _GIGACHAT3_HEADER = 'function call<|role_sep|>'
 
 def _open_gigachat3(scanner, text, position, marker, final):
@@ -514,7 +631,7 @@ _add_examples(
     fragments=('function call<|role_sep|>\n',),
 )
 
-# %% ../../nbs/03_parse/04_tokens.ipynb 54
+# %% ../../nbs/03_parse/04_tokens.ipynb 64
 _SOLAR_CALL, _SOLAR_CALL_END = '<|tool_call:start|>', '<|tool_call:end|>'
 _SOLAR_ARG, _SOLAR_VALUE, _SOLAR_ARG_END = '<|tool_arg:start|>', '<|tool_arg:value|>', '<|tool_arg:end|>'
 
@@ -555,7 +672,7 @@ _add_examples(
     fragments=('<|tool_call:start|>a\n', '<|tool_arg:start|>x'),
 )
 
-# %% ../../nbs/03_parse/04_tokens.ipynb 57
+# %% ../../nbs/03_parse/04_tokens.ipynb 67
 _SOLAR_NAME, _SOLAR_ARGS = '<|tool_call:name|>', '<|tool_call:args|>'
 
 def _solar_open_100b_reader(body, scanner):
@@ -582,7 +699,7 @@ _register(
     'solar_open_100b_markup', ('<|begin|>assistant', '<|content|>', '<|tool_calls|>', '<|calls|>', '<|flush|>'), _hidden
 )
 
-# %% ../../nbs/03_parse/04_tokens.ipynb 60
+# %% ../../nbs/03_parse/04_tokens.ipynb 70
 def _cohere_reader(body, scanner):
     value = _loads(body.strip(), scanner.budget) if body.strip() else _FAILED
     return 'cohere', _calls_from_payload(value) if value is not _FAILED else []
@@ -597,7 +714,7 @@ _register(
     _hidden,
 )
 
-# %% ../../nbs/03_parse/04_tokens.ipynb 63
+# %% ../../nbs/03_parse/04_tokens.ipynb 73
 _PLAMO_REQUEST, _PLAMO_REQUEST_END = '<|plamo:begin_tool_request:plamo|>', '<|plamo:end_tool_request:plamo|>'
 _PLAMO_NAME, _PLAMO_NAME_END = '<|plamo:begin_tool_name:plamo|>', '<|plamo:end_tool_name:plamo|>'
 _PLAMO_ARGUMENTS, _PLAMO_ARGUMENTS_END = '<|plamo:begin_tool_arguments:plamo|>', '<|plamo:end_tool_arguments:plamo|>'
@@ -644,7 +761,7 @@ _add_examples(
 _register('plamo3_think', ('<|plamo:begin_think:plamo|>',), _reasoning_opener('<|plamo:end_think:plamo|>'))
 _register('plamo3_end', ('<|plamo:end_think:plamo|>', '<|plamo:end_tool_requests:plamo|>', '<|plamo:tag|>'), _hidden)
 
-# %% ../../nbs/03_parse/04_tokens.ipynb 66
+# %% ../../nbs/03_parse/04_tokens.ipynb 76
 _INKLING_END = '<|end_message|>'
 _INKLING_KIND = '<|content_'
 
@@ -685,7 +802,7 @@ _register(
     _hidden,
 )
 
-# %% ../../nbs/03_parse/04_tokens.ipynb 69
+# %% ../../nbs/03_parse/04_tokens.ipynb 79
 _register('mistral_think', ('[THINK]',), _reasoning_opener('[/THINK]'))
 _register('apriel_think', ('<thinking>',), _reasoning_opener('</thinking>'))
 _register('gemma4_think', ('<|channel>thought',), _reasoning_opener('<channel|>'))
