@@ -127,9 +127,9 @@ class _Threads:
             function, report = job
             try: outcome = {'value': function()}
             except BaseException as error: outcome = {'error': error}
+            with self.lock: self.idle += 1  # before the report: the next call, sent as soon as this one's result is read, finds it idle
             report(outcome)
             del job, function, report, outcome  # an idle thread holds nothing of the last call
-            with self.lock: self.idle += 1
 
     def stop(self):
         "Let the idle threads end (the busy ones end when their call returns and they find no more work)."
