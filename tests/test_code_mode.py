@@ -410,3 +410,23 @@ def test_an_image_result_crosses_as_an_image_and_reaches_the_model_when_shown():
     from toolcall_lib.content import result_content
     text, pictures = result_content(shown)
     assert [mime for mime, data in pictures] == ['image/png', 'image/png'], (text, pictures)
+
+
+def test_results_that_end_out_of_order_reach_their_own_awaiters():
+    with Sandbox(tools=[sleepy, add]) as sandbox:
+        code = ('import asyncio\nfound = await asyncio.gather(sleepy.call_async(0.4), add.call_async(1, 1), sleepy.call_async(0.1), add.call_async(2, 2))\n'
+                'found')
+        assert sandbox.run(code).value == "['awake', 2, 'awake', 4]"
+
+
+def test_a_sandbox_run_from_async_code_serves_async_hooks_and_tools():
+    "The host's own event loop is blocked in `run`: hooks and async tools run on the door's loop, so nothing waits on it."
+    import asyncio
+    steps = []
+    async def approve(call): await asyncio.sleep(0.01); return True
+    async def on_step(step): steps.append(step.kind)
+    async def main():
+        with Sandbox(tools=[slow_weather_async, add], approve=approve, on_step=on_step) as sandbox:
+            return sandbox.run('import asyncio\nawait asyncio.gather(slow_weather_async.call_async("Rome"), add.call_async(1, 2))').value
+    assert asyncio.run(main()) == "[{'city': 'Rome', 'temperature': 4}, 3]"
+    assert sorted(steps) == ['call', 'call', 'result', 'result']
