@@ -430,3 +430,22 @@ def test_a_sandbox_run_from_async_code_serves_async_hooks_and_tools():
             return sandbox.run('import asyncio\nawait asyncio.gather(slow_weather_async.call_async("Rome"), add.call_async(1, 2))').value
     assert asyncio.run(main()) == "[{'city': 'Rome', 'temperature': 4}, 3]"
     assert sorted(steps) == ['call', 'call', 'result', 'result']
+
+
+async def async_sleepy(seconds:float) -> str:
+    "Sleep without blocking, then say so."
+    import asyncio
+    await asyncio.sleep(seconds)
+    return 'awake'
+
+def test_a_cell_that_ends_with_more_calls_out_than_run_at_once_is_not_held_up():
+    "Twenty slow calls started and not waited for: sixteen run, four wait their turn, and the cell's reply behind them is read at once."
+    for tool in ('async_sleepy', 'sleepy'):
+        with Sandbox(tools=[async_sleepy, sleepy, add], timeout=20) as sandbox:
+            started = time.monotonic()
+            result = sandbox.run(f'import asyncio\ntasks = [asyncio.ensure_future({tool}.call_async(5)) for _ in range(20)]\nawait asyncio.sleep(0.2)\n"ended"')
+            assert result.value == "'ended'" and time.monotonic() - started < 3, (tool, result)
+            assert sandbox.run('add(1, 1)').value == '2'  # sync: the sixteen still run on the host, under the bound of 32
+            if tool == 'async_sleepy':  # async: cancelled when the cell ended
+                time.sleep(0.3)
+                assert sandbox._tools.busy == 0, sandbox._tools.busy

@@ -144,7 +144,8 @@ def direct(self:_ToolDoor, name:str) -> bool:
 
 @_patch
 def start(self:_ToolDoor, call:CodeCall, number:int, timeout:float|None, report):
-    "Begin `call`; `report(CallResult)` once it ends (a direct call is not cut off here: see `timed_out`)."
+    """Begin `call`; `report(CallResult)` once it ends (a direct call is not cut off here: see `_timed_out`). Returns a function
+    that cancels a call on the event loop, or None for a direct call (a thread cannot be stopped)."""
     started, context = time.perf_counter(), contextvars.copy_context()
     def ended(result:CallResult):
         with self.lock: self.busy -= 1
@@ -154,9 +155,14 @@ def start(self:_ToolDoor, call:CodeCall, number:int, timeout:float|None, report)
         if self.threads is None: self.threads = _Threads(); weakref.finalize(self, self.threads.stop)
         job = lambda: context.run(call_func, call.name, call.arguments, self.namespace)
         self.threads.submit(job, lambda outcome: ended(_direct_result(call, outcome, time.perf_counter() - started)))
-        return
-    def begin(): self.loop.create_task(self._run(call, number, timeout)).add_done_callback(lambda task: ended(_task_result(call, task)))
-    self._event_loop().call_soon_threadsafe(begin, context=context)
+        return None
+    made = []
+    def begin():
+        made.append(self.loop.create_task(self._run(call, number, timeout)))
+        made[0].add_done_callback(lambda task: ended(_task_result(call, task)))
+    loop = self._event_loop()
+    loop.call_soon_threadsafe(begin, context=context)
+    return lambda: loop.call_soon_threadsafe(lambda: made[0].cancel())  # after `begin`: the loop runs them in order
 
 @_patch
 def _event_loop(self:_ToolDoor):
@@ -296,6 +302,7 @@ class _ServingReader(_FrameReader):
         super().__init__(reader.fd, reader.limit, reader.max_elements)
         self.buffer, self.door, self.worker = reader.buffer, door, worker
         self.running, self.ended, self.outgoing, self.count, self.number = {}, collections.deque(), bytearray(), 0, worker.requests
+        self.queued, self.queued_bytes = collections.deque(), 0  # call frames waiting for one of the calls running to end
         self.wake_read, self.wake_write = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
         weakref.finalize(self, _close_pipe, self.wake_read, self.wake_write)
 
@@ -303,17 +310,29 @@ class _ServingReader(_FrameReader):
         if self.number != self.worker.requests: self.forget()
         while True:
             self.settle()
-            room = len(self.running) < self.door.max_concurrent and len(self.outgoing) < _MAX_OUTGOING
-            payload = self._complete_payload() if room else None
-            if payload is None: self.wait(deadline, room)
-            elif payload.startswith(_CALL_PREFIX): self.begin(payload, deadline)
-            else:
+            while self.queued and self.room(): self.begin(self.dequeue(), deadline)
+            readable = self.queued_bytes < _MAX_OUTGOING
+            payload = self._complete_payload() if readable else None
+            if payload is None: self.wait(deadline, readable)
+            elif not payload.startswith(_CALL_PREFIX):
                 self.forget()
                 return payload
+            elif self.room() and not self.queued: self.begin(payload, deadline)
+            else: self.queued.append(payload); self.queued_bytes += len(payload)  # its turn comes when a call ends
+            if payload is not None and deadline is not None and time.monotonic() >= deadline:
+                raise _FrameTimeout()  # calls still coming past the deadline: the cell runs on, however fast it sends them
+
+    def room(self) -> bool: return len(self.running) < self.door.max_concurrent and len(self.outgoing) < _MAX_OUTGOING
+
+    def dequeue(self) -> bytes:
+        payload = self.queued.popleft(); self.queued_bytes -= len(payload)
+        return payload
 
     def forget(self):
-        "The calls of the cell are over: their results, and those of calls still running, go nowhere."
-        self.running.clear(); self.outgoing.clear()
+        "The calls of the cell are over: those on the event loop still running are cancelled, and results go nowhere."
+        for entry in self.running.values():
+            if entry[4] is not None: entry[4]()
+        self.running.clear(); self.outgoing.clear(); self.queued.clear(); self.queued_bytes = 0
         self.number, self.door.calls = self.worker.requests, 0
 
 def _close_pipe(*fds):
@@ -331,8 +350,8 @@ def begin(self:_ServingReader, payload:bytes, deadline:float|None):
     timeout = _call_timeout(self.door.timeout, time.monotonic() + 30 if deadline is None else deadline)
     self.count += 1
     token, cutoff = self.count, time.monotonic() + timeout if self.door.direct(call.name) else None
-    self.running[token] = (message['call_id'], call, cutoff, timeout)
-    self.door.start(call, self.number, timeout, lambda result: self.call_ended(token, result))
+    self.running[token] = [message['call_id'], call, cutoff, timeout, None]
+    self.running[token][4] = self.door.start(call, self.number, timeout, lambda result: self.call_ended(token, result))
 
 @_patch
 def call_ended(self:_ServingReader, token:int, result:CallResult):
@@ -348,7 +367,7 @@ def settle(self:_ServingReader):
         token, result = self.ended.popleft()
         if (entry := self.running.pop(token, None)) is not None: self.outgoing += self.door.result_frame(entry[0], result)
     now = time.monotonic()
-    for token, (call_id, call, cutoff, timeout) in list(self.running.items()):
+    for token, (call_id, call, cutoff, timeout, cancel) in list(self.running.items()):
         if cutoff is not None and now >= cutoff:
             del self.running[token]
             self.outgoing += self.door.result_frame(call_id, _timed_out(call, timeout))
@@ -360,11 +379,11 @@ def settle(self:_ServingReader):
 
 # %% ../../nbs/04_interp/08_code_mode.ipynb 38
 @_patch
-def wait(self:_ServingReader, deadline:float|None, room:bool):
-    "Wait for a frame (when there is room for a call), a call to end, room in the request pipe, or a call's time to pass."
+def wait(self:_ServingReader, deadline:float|None, readable:bool):
+    "Wait for a frame (when `readable`), a call to end, room in the request pipe, or a call's time to pass."
     poller = select.poll()
     poller.register(self.wake_read, select.POLLIN)
-    if room: poller.register(self.fd, select.POLLIN)
+    if readable: poller.register(self.fd, select.POLLIN)
     if self.outgoing: poller.register(self.worker.request_fd, select.POLLOUT)
     until = min([math.inf if deadline is None else deadline] + [entry[2] for entry in self.running.values() if entry[2] is not None])
     remaining = max(until - time.monotonic(), 0)
@@ -376,7 +395,7 @@ def wait(self:_ServingReader, deadline:float|None, room:bool):
         chunk = _os_read(self.fd, 1 << 20)
         if not chunk: raise EOFError('the worker closed its pipe')
         self.buffer += chunk
-    elif not events and deadline is not None and time.monotonic() >= deadline: raise _FrameTimeout()
+    elif deadline is not None and time.monotonic() >= deadline: raise _FrameTimeout()  # nothing from the cell in time
 
 # %% ../../nbs/04_interp/08_code_mode.ipynb 40
 _sandbox_side = None
