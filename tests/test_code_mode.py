@@ -121,11 +121,19 @@ def test_a_result_frame_a_cell_writes_is_not_taken_for_anything(box):
     assert box.run('add(20, 22)').value == '42'
 
 
-def test_a_cell_that_leaves_its_result_unread_loses_the_session_but_nothing_runs(box):
-    box.run('kept = 1')
-    result = box.run(raw_call({'call': 'add', 'arguments': {'a': 1, 'b': 2}, 'call_id': 99}).rsplit('\n', 2)[0])
-    assert result.error and result.state_lost, result
-    assert box.run('"kept" in globals(), add(1, 1)').value == '(False, 2)'
+def test_a_cell_that_leaves_its_result_unread_leaves_the_session_in_step(box):
+    """Its call runs on the host while the cell ends: a result written before the cell ended is read by the worker as a
+    request (the session is restarted, and says so); one that ends after goes nowhere (the session goes on)."""
+    for _ in range(5):
+        box.run('kept = 1')
+        result = box.run(raw_call({'call': 'sleepy', 'arguments': {'seconds': 0.01}, 'call_id': 99}).rsplit('\n', 2)[0] + '\nimport time; time.sleep(0.02)')
+        assert result.state_lost == (result.error is not None), result
+        assert box.run('"kept" in globals(), add(1, 1)').value == f'({not result.state_lost}, 2)', result
+    for _ in range(5):  # a call the cell did not wait for, still running when it ended
+        result = box.run('kept = 1\n' + raw_call({'call': 'sleepy', 'arguments': {'seconds': 0.3}, 'call_id': 99}).rsplit('\n', 2)[0])
+        assert result.error is None and not result.state_lost, result
+        time.sleep(0.4)
+        assert box.run('"kept" in globals(), add(1, 1)').value == '(True, 2)'
 
 
 def test_approve_refuses_and_on_step_hears_every_call():
@@ -228,9 +236,19 @@ frame = json.dumps({'call': 'os.system', 'arguments': {'command': 'id'}, 'call_i
 raw = ('import json, os\\nchannel = [c.cell_contents for c in add.__closure__ if type(c.cell_contents).__name__ == "_Channel"][0]\\n'
        f'payload = {frame!r}.encode()\\nos.write(channel.reply_fd, len(payload).to_bytes(4, "big") + payload)\\n'
        'size = int.from_bytes(os.read(channel.request_fd, 4), "big")\\njson.loads(os.read(channel.request_fd, size))["error"][:22]')
-with interp.Sandbox(tools=[add], require_isolation=True) as box:
+import time
+def nap(seconds:float) -> float:
+    "Sleep."
+    time.sleep(seconds); return seconds
+gather = 'import asyncio, time\\nstarted = time.monotonic()\\nfound = await asyncio.gather(nap.call_async(0.4), nap.call_async(0.4), return_exceptions=True)\\n'
+with interp.Sandbox(tools=[add, nap], require_isolation=True, tool_timeout=1) as box:
     results = {'uid': os.getuid(), 'call': box.run('add(2, "3")').value, 'gather': box.run('import asyncio\\nawait asyncio.gather(add.call_async(1, 1), add.call_async(2, 2))').value,
-               'unlisted': box.run(raw).value, 'after': box.run('add(1, 1)').value, 'sandbox_uid': box.run('os.getuid() != 0').value}
+               'unlisted': box.run(raw).value, 'after': box.run('add(1, 1)').value, 'sandbox_uid': box.run('os.getuid() != 0').value,
+               'at_once': box.run(gather + 'found, time.monotonic() - started < 0.75').value,
+               'hang': box.run('try: nap(60)\\nexcept ToolCallError as error: print(error)').output.strip(),
+               'flood': box.run('found = await asyncio.gather(*(add.call_async(n, 1) for n in range(500)))\\nfound == [n + 1 for n in range(500)]').value}
+with interp.Sandbox(tools=[add, nap], require_isolation=True, approve=lambda call: call.name == 'add' or 'No naps.') as box:
+    results['refused'] = box.run(gather + '[str(item) for item in found]').value
 print(json.dumps(results))
 '''
 
@@ -244,7 +262,9 @@ def test_code_mode_as_an_unprivileged_user():
     results = json.loads(completed.stdout)
     if 'skip' in results: pytest.skip(f'the interpreter the unprivileged user can run lacks what dispatch needs: {results["skip"]}')
     assert results == {'uid': results['uid'], 'call': '5', 'gather': '[2, 4]', 'unlisted': "'There is no tool named'", 'after': '2',
-                       'sandbox_uid': 'True'} and results['uid'] != 0, results
+                       'sandbox_uid': 'True', 'at_once': '([0.4, 0.4], True)', 'flood': 'True',
+                       'hang': "Tool 'nap' did not finish within 1 s; try a smaller request.",
+                       'refused': "['No naps.', 'No naps.']"} and results['uid'] != 0, results
 
 
 def test_the_mcp_python_server_with_tools_is_code_mode(tmp_path):
@@ -272,7 +292,8 @@ def test_threads_of_a_cell_may_call_at_once(box):
     code = ('from concurrent.futures import ThreadPoolExecutor\n'
             'with ThreadPoolExecutor(4) as pool: sums = list(pool.map(lambda n: add(n, 1000), range(200)))\n'
             'sums == [n + 1000 for n in range(200)]')
-    assert box.run(code).value == 'True'
+    result = box.run(code)
+    assert result.value == 'True', result
     code = ('import asyncio, threading\nfrom concurrent.futures import ThreadPoolExecutor\n'
             'async def mixed():\n'
             '    with ThreadPoolExecutor(2) as pool:\n'
@@ -280,4 +301,151 @@ def test_threads_of_a_cell_may_call_at_once(box):
             '        awaited = [add.call_async(n, 2) for n in range(20)]\n'
             '        return await asyncio.gather(*threaded, *awaited)\n'
             'await mixed() == [n + 1 for n in range(20)] + [n + 2 for n in range(20)]')
-    assert box.run(code).value == 'True'
+    result = box.run(code)
+    assert result.value == 'True', result
+
+
+def slow_weather(city:str) -> dict:
+    "The weather in `city`, from a service that takes half a second to answer."
+    time.sleep(0.5)
+    if city == 'Atlantis': raise LookupError('no such city')
+    return {'city': city, 'temperature': len(city)}
+
+async def slow_weather_async(city:str) -> dict:
+    "The weather in `city`, awaited: half a second."
+    import asyncio
+    await asyncio.sleep(0.5)
+    return {'city': city, 'temperature': len(city)}
+
+def test_gathered_calls_run_at_once_on_the_host():
+    "Two plain and two async tools that each take 0.5 s: gathered, each pair takes about 0.5 s, not 1 s; results go to the right awaiter."
+    with Sandbox(tools=[slow_weather, slow_weather_async]) as sandbox:
+        sandbox.run('import asyncio, time')
+        for tool in ('slow_weather', 'slow_weather_async'):
+            code = (f'started = time.monotonic()\nfound = await asyncio.gather({tool}.call_async("Oslo"), {tool}.call_async("Lima, Peru"))\n'
+                    '[row["city"] for row in found], time.monotonic() - started')
+            result = sandbox.run(code)
+            cities, elapsed = eval(result.value)
+            assert cities == ['Oslo', 'Lima, Peru'] and elapsed < 0.9, (tool, result)
+        # twenty at once, past the sixteen that run together: two rounds of 0.5 s, not twenty
+        result = sandbox.run('started = time.monotonic()\nfound = await asyncio.gather(*(slow_weather.call_async(f"c{n}") for n in range(20)))\n'
+                             '[row["city"] for row in found] == [f"c{n}" for n in range(20)], time.monotonic() - started')
+        same, elapsed = eval(result.value)
+        assert same and elapsed < 1.8, result
+
+
+def test_a_failing_call_raises_only_in_its_own_awaiter():
+    with Sandbox(tools=[slow_weather]) as sandbox:
+        code = ('import asyncio\nfound = await asyncio.gather(*(slow_weather.call_async(city) for city in ("Oslo", "Atlantis", "Rome")), return_exceptions=True)\n'
+                '[type(item).__name__ if isinstance(item, Exception) else item["city"] for item in found], str(found[1])')
+        assert sandbox.run(code).value == '''(['Oslo', 'ToolCallError', 'Rome'], "Error in tool 'slow_weather': LookupError: no such city")'''
+
+
+def test_a_hanging_call_among_gathered_ones_times_out_alone_and_the_session_goes_on():
+    with Sandbox(tools=[sleepy, add], tool_timeout=0.5) as sandbox:
+        started = time.monotonic()
+        code = ('import asyncio\nfound = await asyncio.gather(sleepy.call_async(3600), add.call_async(1, 2), sleepy.call_async(0.1), return_exceptions=True)\n'
+                '[str(item) for item in found]')
+        result = sandbox.run(code)
+        assert time.monotonic() - started < 5, result
+        assert result.value == '''["Tool 'sleepy' did not finish within 0.5 s; try a smaller request.", '3', 'awake']''', result
+        assert sandbox.run('add(2, 2)').value == '4'
+
+
+def test_calls_that_hang_cannot_pile_up_threads_on_the_host():
+    "Each hanging call is given up on after its timeout; past the door's bound of calls still running, calls are refused unrun."
+    import threading
+    with Sandbox(tools=[sleepy, add], tool_timeout=0.2, timeout=30) as sandbox:
+        before = threading.active_count()
+        code = ('import asyncio\nfound = await asyncio.gather(*(sleepy.call_async(3) for n in range(60)), return_exceptions=True)\n'
+                'sorted({str(item).split(" (")[0].split(" calls")[-1][:40] for item in found})')
+        result = sandbox.run(code)
+        assert result.error is None, result
+        assert 'did not finish within 0.2' in result.value and 'of this sandbox are still running' in result.value, result
+        assert threading.active_count() - before <= 32 + 2, threading.active_count()
+        time.sleep(3.2)
+        assert sandbox.run('add(1, 1)').value == '2'
+
+
+def test_a_cell_flooding_gathered_calls_runs_them_all_within_the_bound():
+    "A thousand calls gathered at once: the host runs at most sixteen at a time, reads no further meanwhile, and answers all."
+    peak, running, lock = [0], [0], __import__('threading').Lock()
+    def counted(n:int) -> int:
+        "Count how many run at once."
+        with lock: running[0] += 1; peak[0] = max(peak[0], running[0])
+        time.sleep(0.001)
+        with lock: running[0] -= 1
+        return n
+    with Sandbox(tools=[counted]) as sandbox:
+        result = sandbox.run('import asyncio\nfound = await asyncio.gather(*(counted.call_async(n) for n in range(1000)))\nfound == list(range(1000))')
+        assert result.value == 'True', result
+    assert 2 <= peak[0] <= 16, peak
+
+
+def test_an_async_approve_that_refuses_some_of_gathered_calls():
+    async def approve(call):
+        return call.arguments['a'] < 10 or f'No, not {call.arguments["a"]}.'
+    with Sandbox(tools=[add], approve=approve) as sandbox:
+        code = 'import asyncio\nfound = await asyncio.gather(*(add.call_async(a, 1) for a in (1, 50, 2)), return_exceptions=True)\n[str(item) for item in found]'
+        assert sandbox.run(code).value == "['2', 'No, not 50.', '3']"
+
+
+def picture(colour:str='red'):
+    "A 4x3 picture in `colour`."
+    from PIL import Image
+    return Image.new('RGB', (4, 3), colour)
+
+def huge_picture():
+    "A picture too big to send."
+    import os
+    return b'\x89PNG\r\n\x1a\n' + os.urandom(5_000_000)
+
+def test_an_image_result_crosses_as_an_image_and_reaches_the_model_when_shown():
+    with Sandbox(tools=[picture, huge_picture]) as sandbox:
+        result = sandbox.run('image = picture("blue")\nimage.mime, image.width, image.height, image.data[:4], type(image).__name__, image.to_pil().getpixel((0, 0))')
+        assert result.value == "('image/png', 4, 3, b'\\x89PNG', 'ToolImage', (0, 0, 255))", result
+        shown = sandbox.run('from IPython.display import display\ndisplay(image)\nimage')
+        assert [(image.mime, image.width, image.height) for image in shown.images] == [('image/png', 4, 3)] * 2, shown
+        assert 'over the 4,000,000 a cell may take' in sandbox.run('huge_picture()').error
+    from toolcall_lib.content import result_content
+    text, pictures = result_content(shown)
+    assert [mime for mime, data in pictures] == ['image/png', 'image/png'], (text, pictures)
+
+
+def test_results_that_end_out_of_order_reach_their_own_awaiters():
+    with Sandbox(tools=[sleepy, add]) as sandbox:
+        code = ('import asyncio\nfound = await asyncio.gather(sleepy.call_async(0.4), add.call_async(1, 1), sleepy.call_async(0.1), add.call_async(2, 2))\n'
+                'found')
+        assert sandbox.run(code).value == "['awake', 2, 'awake', 4]"
+
+
+def test_a_sandbox_run_from_async_code_serves_async_hooks_and_tools():
+    "The host's own event loop is blocked in `run`: hooks and async tools run on the door's loop, so nothing waits on it."
+    import asyncio
+    steps = []
+    async def approve(call): await asyncio.sleep(0.01); return True
+    async def on_step(step): steps.append(step.kind)
+    async def main():
+        with Sandbox(tools=[slow_weather_async, add], approve=approve, on_step=on_step) as sandbox:
+            return sandbox.run('import asyncio\nawait asyncio.gather(slow_weather_async.call_async("Rome"), add.call_async(1, 2))').value
+    assert asyncio.run(main()) == "[{'city': 'Rome', 'temperature': 4}, 3]"
+    assert sorted(steps) == ['call', 'call', 'result', 'result']
+
+
+async def async_sleepy(seconds:float) -> str:
+    "Sleep without blocking, then say so."
+    import asyncio
+    await asyncio.sleep(seconds)
+    return 'awake'
+
+def test_a_cell_that_ends_with_more_calls_out_than_run_at_once_is_not_held_up():
+    "Twenty slow calls started and not waited for: sixteen run, four wait their turn, and the cell's reply behind them is read at once."
+    for tool in ('async_sleepy', 'sleepy'):
+        with Sandbox(tools=[async_sleepy, sleepy, add], timeout=20) as sandbox:
+            started = time.monotonic()
+            result = sandbox.run(f'import asyncio\ntasks = [asyncio.ensure_future({tool}.call_async(5)) for _ in range(20)]\nawait asyncio.sleep(0.2)\n"ended"')
+            assert result.value == "'ended'" and time.monotonic() - started < 3, (tool, result)
+            assert sandbox.run('add(1, 1)').value == '2'  # sync: the sixteen still run on the host, under the bound of 32
+            if tool == 'async_sleepy':  # async: cancelled when the cell ended
+                time.sleep(0.3)
+                assert sandbox._tools.busy == 0, sandbox._tools.busy

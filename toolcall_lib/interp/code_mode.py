@@ -4,11 +4,14 @@
 
 # %% ../../nbs/04_interp/08_code_mode.ipynb 2
 from __future__ import annotations
-import asyncio, contextvars, dataclasses, inspect, json, keyword, os, queue, threading, time, weakref
+import asyncio, base64, collections, contextvars, dataclasses, inspect, io, json, keyword, math, os, queue, select, sys, threading, time, weakref
 from typing import Any
 from pydantic_core import to_jsonable_python
 from ..dispatch import CallResult, ToolCallError, ToolTimeoutError, call_func, call_funcs_async, coerce_args, mk_ns, resolve_nm
-from .protocol import _FrameReader, _FrameViolation, _decode_json, _json_element_count, _pack_frame, _patch, _write_all
+from .protocol import _FrameReader, _FrameTimeout, _FrameViolation, _IMAGE_MIMES, _LONGEST_WAIT_MS, _PNG_SIGNATURE
+from .protocol import _decode_json, _json_element_count, _os_read, _os_write, _pack_frame, _patch, _png_size, _write_all
+from .results import Image
+from .host import _jpeg_size
 from .isolation import _interp_directory
 
 # %% auto 0
@@ -75,11 +78,13 @@ def _descriptions(namespace:dict) -> list:
 # %% ../../nbs/04_interp/08_code_mode.ipynb 12
 class _ToolDoor:
     "The tools of a sandbox with tools, and everything a call from a cell goes through."
-    def __init__(self, tools, approve=None, on_step=None, timeout:float|None=60, max_calls:int=10_000, max_result:int=1_000_000):
+    def __init__(self, tools, approve=None, on_step=None, timeout:float|None=60, max_calls:int=10_000, max_result:int=1_000_000,
+                 max_image:int=4_000_000, max_concurrent:int=16, max_threads:int=32):
         self.namespace = dict(mk_ns(tools))
         if not self.namespace: raise ValueError('tools is empty: give at least one tool, or leave tools out')
         self.specs, self.approve, self.on_step, self.timeout = _descriptions(self.namespace), approve, on_step, timeout
-        self.max_calls, self.max_result, self.calls, self.loop, self.runner = max_calls, max_result, 0, None, None
+        self.max_calls, self.max_result, self.max_image, self.max_concurrent, self.max_threads = max_calls, max_result, max_image, max_concurrent, max_threads
+        self.calls, self.busy, self.loop, self.threads, self.lock = 0, 0, None, None, threading.Lock()
         self.names = ', '.join(sorted(self.namespace))
 
     async def _report(self, kind:str, data, number:int) -> str|None:
@@ -105,49 +110,87 @@ class _ToolDoor:
         return verdict if isinstance(verdict, str) and verdict else f'The user did not allow this call to {call.name!r}, so it was not run.'
 
 # %% ../../nbs/04_interp/08_code_mode.ipynb 14
-class _Runner:
-    "A daemon thread that runs one function at a time for the host's thread, which waits for each with a timeout."
-    def __init__(self):
-        self.jobs = queue.SimpleQueue()
-        threading.Thread(target=self._serve, name='toolcall-code-mode', daemon=True).start()
+class _Threads:
+    "Daemon threads that run plain tool calls, any number at once: an idle thread takes the next call, or a new one starts."
+    def __init__(self): self.jobs, self.lock, self.idle = queue.SimpleQueue(), threading.Lock(), 0
+
+    def submit(self, function, report):
+        "Run `function()`, then `report({'value': ...})` or `report({'error': exception})`, on a thread of its own."
+        with self.lock:
+            spare = self.idle > 0
+            if spare: self.idle -= 1
+        self.jobs.put((function, report))
+        if not spare: threading.Thread(target=self._serve, name='toolcall-code-mode', daemon=True).start()
 
     def _serve(self):
         while (job := self.jobs.get()) is not None:
-            function, outcome, done = job
-            try: outcome['value'] = function()
-            except BaseException as error: outcome['error'] = error
-            done.set()
+            function, report = job
+            try: outcome = {'value': function()}
+            except BaseException as error: outcome = {'error': error}
+            with self.lock: self.idle += 1  # before the report: the next call, sent as soon as this one's result is read, finds it idle
+            report(outcome)
+            del job, function, report, outcome  # an idle thread holds nothing of the last call
 
-    def run(self, function, timeout:float|None) -> dict:
-        "{'value': ...} or {'error': exception}, or {} if `function` had not returned after `timeout` seconds."
-        outcome, done = {}, threading.Event()
-        self.jobs.put((function, outcome, done))
-        return outcome if done.wait(timeout) else {}
+    def stop(self):
+        "Let the idle threads end (the busy ones end when their call returns and they find no more work)."
+        with self.lock: idle, self.idle = self.idle, 0
+        for _ in range(idle): self.jobs.put(None)
 
-    def stop(self): self.jobs.put(None)
-
+# %% ../../nbs/04_interp/08_code_mode.ipynb 16
 @_patch
 def direct(self:_ToolDoor, name:str) -> bool:
     "Whether a call to `name` may take the direct path: a plain (not async) tool, and no hooks."
     return self.approve is None and self.on_step is None and not inspect.iscoroutinefunction(self.namespace[name])
 
 @_patch
-def _run_direct(self:_ToolDoor, call:CodeCall, timeout:float|None) -> CallResult:
-    if self.runner is None:
-        self.runner = _Runner()
-        weakref.finalize(self, self.runner.stop)
+def start(self:_ToolDoor, call:CodeCall, number:int, timeout:float|None, report):
+    """Begin `call`; `report(CallResult)` once it ends (a direct call is not cut off here: see `_timed_out`). Returns a function
+    that cancels a call on the event loop, or None for a direct call (a thread cannot be stopped)."""
     started, context = time.perf_counter(), contextvars.copy_context()
-    outcome = self.runner.run(lambda: context.run(call_func, call.name, call.arguments, self.namespace), timeout)
-    elapsed = time.perf_counter() - started
+    def ended(result:CallResult):
+        with self.lock: self.busy -= 1
+        report(result)
+    with self.lock: self.busy += 1
+    if self.direct(call.name):
+        if self.threads is None: self.threads = _Threads(); weakref.finalize(self, self.threads.stop)
+        job = lambda: context.run(call_func, call.name, call.arguments, self.namespace)
+        self.threads.submit(job, lambda outcome: ended(_direct_result(call, outcome, time.perf_counter() - started)))
+        return None
+    made = []
+    def begin():
+        made.append(self.loop.create_task(self._run(call, number, timeout)))
+        made[0].add_done_callback(lambda task: ended(_task_result(call, task)))
+    loop = self._event_loop()
+    loop.call_soon_threadsafe(begin, context=context)
+    return lambda: loop.call_soon_threadsafe(lambda: made[0].cancel())  # after `begin`: the loop runs them in order
+
+@_patch
+def _event_loop(self:_ToolDoor):
+    with self.lock:
+        if self.loop is None:
+            self.loop = asyncio.new_event_loop()
+            threading.Thread(target=self.loop.run_forever, name='toolcall-code-mode-loop', daemon=True).start()
+            weakref.finalize(self, self.loop.call_soon_threadsafe, self.loop.stop)
+    return self.loop
+
+# %% ../../nbs/04_interp/08_code_mode.ipynb 17
+def _direct_result(call:CodeCall, outcome:dict, elapsed:float) -> CallResult:
     if 'value' in outcome: return CallResult(call.name, value=outcome['value'], id=call.call_id, elapsed=elapsed)
-    error = outcome.get('error')
-    if error is None:  # still running: its thread is left to it
-        self.runner.stop(); self.runner = None
-        error = ToolTimeoutError(f'Tool {call.name!r} did not finish within {timeout:g} s; try a smaller request.', tool=call.name)
+    error = outcome['error']
     message = str(error) if isinstance(error, ToolCallError) else f'Error in tool {call.name!r}: {type(error).__name__}: {error}'
     return CallResult(call.name, error=message, id=call.call_id, elapsed=elapsed, exception=error)
 
-# %% ../../nbs/04_interp/08_code_mode.ipynb 16
+def _task_result(call:CodeCall, task) -> CallResult:
+    if not task.cancelled() and task.exception() is None: return task.result()
+    error = 'cancelled' if task.cancelled() else f'{type(task.exception()).__name__}: {task.exception()}'
+    return CallResult(call.name, error=f'The call to {call.name!r} failed on the host ({error}).', id=call.call_id)
+
+def _timed_out(call:CodeCall, timeout:float) -> CallResult:
+    "The result of a call given up on after `timeout` seconds, in dispatch's words."
+    error = ToolTimeoutError(f'Tool {call.name!r} did not finish within {timeout:g} s; try a smaller request.', tool=call.name)
+    return CallResult(call.name, error=str(error), id=call.call_id, elapsed=timeout, exception=error)
+
+# %% ../../nbs/04_interp/08_code_mode.ipynb 19
 @_patch
 async def _run(self:_ToolDoor, call:CodeCall, number:int, timeout:float|None) -> CallResult:
     refusal = await self._report('call', call, number) or await self._decide(call)
@@ -158,76 +201,203 @@ async def _run(self:_ToolDoor, call:CodeCall, number:int, timeout:float|None) ->
 
 @_patch
 def run(self:_ToolDoor, call:CodeCall, number:int, timeout:float|None) -> CallResult:
-    try: asyncio.get_running_loop()
-    except RuntimeError: pass
-    else:  # this thread runs an event loop already: the call runs on a thread of its own
-        box = {}
-        helper = threading.Thread(target=lambda: box.update(result=asyncio.run(self._run(call, number, timeout))))
-        helper.start(); helper.join()
-        return box['result']
-    if self.direct(call.name): return self._run_direct(call, timeout)
-    if self.loop is None:
-        self.loop = asyncio.new_event_loop()
-        weakref.finalize(self, self.loop.close)
-    return self.loop.run_until_complete(self._run(call, number, timeout))
+    "Run `call` and wait for its result (a direct call for at most `timeout` seconds)."
+    ended, box = threading.Event(), []
+    self.start(call, number, timeout, lambda result: (box.append(result), ended.set()))
+    return box[0] if ended.wait(timeout if self.direct(call.name) else None) else _timed_out(call, timeout)
 
-# %% ../../nbs/04_interp/08_code_mode.ipynb 21
+# %% ../../nbs/04_interp/08_code_mode.ipynb 26
 _CALL_PREFIX = b'{"call":'
 _MAX_CALL_ELEMENTS = 10_000  # JSON arrays, objects and elements of one call frame's arguments
 
 @_patch
-def answer(self:_ToolDoor, payload:bytes, number:int, deadline:float) -> bytes:
-    "The result frame for the call frame `payload` (`_FrameViolation` for one that is not a call frame at all)."
+def parse(self:_ToolDoor, payload:bytes) -> dict:
+    "The call frame `payload` decoded (`_FrameViolation` for one that is not a call frame at all)."
     if _json_element_count(payload, _MAX_CALL_ELEMENTS) > _MAX_CALL_ELEMENTS:
         raise _FrameViolation(f'a call frame with more than {_MAX_CALL_ELEMENTS} JSON arrays, objects and elements')
     try: message = _decode_json(payload)
     except (ValueError, RecursionError): raise _FrameViolation('a call frame that is not JSON') from None
-    call_id = message.get('call_id') if isinstance(message, dict) else None
-    if type(call_id) is not int: raise _FrameViolation('a call frame without a call number')
-    kind, text = self._outcome(message, number, deadline)
-    return _pack_frame({'call_id': call_id, 'error': text}) if kind == 'error' else \
-           _length_prefixed(f'{{"call_id":{call_id},"value":{text}}}'.encode())
+    if not isinstance(message, dict) or type(message.get('call_id')) is not int: raise _FrameViolation('a call frame without a call number')
+    return message
 
-def _length_prefixed(payload:bytes) -> bytes: return len(payload).to_bytes(4, 'big') + payload
-
-# %% ../../nbs/04_interp/08_code_mode.ipynb 22
 @_patch
-def _outcome(self:_ToolDoor, message:dict, number:int, deadline:float) -> tuple:
-    "('value', the result as JSON text) or ('error', what the cell reads)."
+def check(self:_ToolDoor, message:dict, number:int) -> tuple:
+    "(the `CodeCall` to run, None), or (None, the refusal the cell reads)."
     name, arguments = message.get('call'), message.get('arguments')
     self.calls += 1
     if self.calls > self.max_calls:
-        return 'error', f'This cell already made {self.max_calls} tool calls, the most one cell may make, so this one was not run.'
+        return None, f'This cell already made {self.max_calls} tool calls, the most one cell may make, so this one was not run.'
     if not isinstance(name, str) or name not in self.namespace:
-        return 'error', f'There is no tool named {str(name)[:80]!r} here. The tools you can call: {self.names}.'
-    if not isinstance(arguments, dict): return 'error', f'The arguments of a call to {name!r} must be an object of parameter names and values.'
-    remaining = max(deadline - time.monotonic(), 0.001)
-    result = self.run(CodeCall(name, arguments, f'cell-{number}-{self.calls}'), number,
-                      remaining if self.timeout is None else min(self.timeout, remaining))
-    if not result.ok: return 'error', result.error
-    try: text = json.dumps(to_jsonable_python(result.value, fallback=repr), separators=(',', ':'))
-    except (TypeError, ValueError) as error: return 'error', f'The result of {name!r} cannot be sent as JSON data ({error}).'
-    if len(text) > self.max_result:
-        return 'error', f'The result of {name!r} is {len(text):,} characters as JSON, over the {self.max_result:,} a cell may take: ask for less at a time.'
-    return 'value', text
+        return None, f'There is no tool named {str(name)[:80]!r} here. The tools you can call: {self.names}.'
+    if not isinstance(arguments, dict): return None, f'The arguments of a call to {name!r} must be an object of parameter names and values.'
+    if self.busy >= self.max_threads:
+        return None, f'{self.busy} tool calls of this sandbox are still running (some past their timeout), the most at once, so this one was not run.'
+    return CodeCall(name, arguments, f'cell-{number}-{self.calls}'), None
 
-# %% ../../nbs/04_interp/08_code_mode.ipynb 26
+def _call_timeout(timeout:float|None, deadline:float) -> float:
+    remaining = max(deadline - time.monotonic(), 0.001)
+    return remaining if timeout is None else min(timeout, remaining)
+
+# %% ../../nbs/04_interp/08_code_mode.ipynb 28
+def _saved_png(save) -> bytes:
+    buffer = io.BytesIO(); save(buffer)
+    return buffer.getvalue()
+
+def _picture(value) -> dict|None:
+    "An image a tool returned, as {'mime', 'data' (base64), 'width', 'height'}; None when `value` is no image."
+    if isinstance(value, Image) and value.mime in _IMAGE_MIMES: return value.to_dict()
+    pil, figure = sys.modules.get('PIL.Image'), sys.modules.get('matplotlib.figure')
+    if pil is not None and isinstance(value, pil.Image): value = _saved_png(lambda buffer: value.save(buffer, format='PNG'))
+    elif figure is not None and isinstance(value, figure.Figure):
+        value = _saved_png(lambda buffer: value.savefig(buffer, format='png', bbox_inches='tight'))
+    if not isinstance(value, (bytes, bytearray)): return None
+    data = bytes(value)
+    if data.startswith(_PNG_SIGNATURE): mime, (width, height) = 'image/png', _png_size(data)
+    elif data.startswith(b'\xff\xd8\xff'): mime, (width, height) = 'image/jpeg', _jpeg_size(data)
+    else: return None
+    return {'mime': mime, 'data': base64.b64encode(data).decode('ascii'), 'width': width, 'height': height}
+
+def _pictures(value) -> list|None:
+    "The images of a result that is an image, or a list or tuple of them; None for any other result."
+    if not isinstance(value, (list, tuple)): return None if (found := _picture(value)) is None else [found]
+    if not value or _picture(value[0]) is None: return None
+    found = [_picture(item) for item in value]
+    return found if all(found) else None
+
+# %% ../../nbs/04_interp/08_code_mode.ipynb 29
+@_patch
+def result_frame(self:_ToolDoor, call_id:int, result:CallResult) -> bytes:
+    "The frame that answers call `call_id` with `result`: its value as JSON data, its images, or its error."
+    if not result.ok: return _pack_frame({'call_id': call_id, 'error': result.error})
+    pictures = _pictures(result.value)
+    if pictures is not None:
+        size = sum(len(picture['data']) for picture in pictures)
+        if size > self.max_image:
+            return _pack_frame({'call_id': call_id, 'error': f'The image of {result.name!r} is {size:,} characters as base64, over the {self.max_image:,} a cell may take: ask for a smaller one.'})
+        single = not isinstance(result.value, (list, tuple))
+        return _pack_frame({'call_id': call_id, **({'image': pictures[0]} if single else {'images': pictures})})
+    try: text = json.dumps(to_jsonable_python(result.value, fallback=repr), separators=(',', ':'))
+    except (TypeError, ValueError) as error:
+        return _pack_frame({'call_id': call_id, 'error': f'The result of {result.name!r} cannot be sent as JSON data ({error}).'})
+    if len(text) > self.max_result:
+        return _pack_frame({'call_id': call_id, 'error': f'The result of {result.name!r} is {len(text):,} characters as JSON, over the {self.max_result:,} a cell may take: ask for less at a time.'})
+    return _length_prefixed(f'{{"call_id":{call_id},"value":{text}}}'.encode())
+
+def _length_prefixed(payload:bytes) -> bytes: return len(payload).to_bytes(4, 'big') + payload
+
+@_patch
+def answer(self:_ToolDoor, payload:bytes, number:int, deadline:float) -> bytes:
+    "The result frame for the call frame `payload`, the call run to its end (a session's calls run several at once instead)."
+    message = self.parse(payload)
+    call, refusal = self.check(message, number)
+    if refusal is not None: return _pack_frame({'call_id': message['call_id'], 'error': refusal})
+    return self.result_frame(message['call_id'], self.run(call, number, _call_timeout(self.timeout, deadline)))
+
+# %% ../../nbs/04_interp/08_code_mode.ipynb 36
+_MAX_OUTGOING = 1 << 24
+
 class _ServingReader(_FrameReader):
-    "The reader of a session's reply pipe that answers call frames itself and returns every other frame."
+    "The reader of a session's reply pipe that starts the call frames itself, several at once, and returns every other frame."
     def __init__(self, reader:_FrameReader, door:_ToolDoor, worker):
         super().__init__(reader.fd, reader.limit, reader.max_elements)
         self.buffer, self.door, self.worker = reader.buffer, door, worker
+        self.running, self.ended, self.outgoing, self.count, self.number = {}, collections.deque(), bytearray(), 0, worker.requests
+        self.queued, self.queued_bytes = collections.deque(), 0  # call frames waiting for one of the calls running to end
+        self.wake_read, self.wake_write = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
+        weakref.finalize(self, _close_pipe, self.wake_read, self.wake_write)
 
     def read_payload(self, deadline:float|None=None) -> bytes:
+        if self.number != self.worker.requests: self.forget()
         while True:
-            payload = super().read_payload(deadline)
-            if not payload.startswith(_CALL_PREFIX):
-                self.door.calls = 0
+            self.settle()
+            while self.queued and self.room(): self.begin(self.dequeue(), deadline)
+            readable = self.queued_bytes < _MAX_OUTGOING
+            payload = self._complete_payload() if readable else None
+            if payload is None: self.wait(deadline, readable)
+            elif not payload.startswith(_CALL_PREFIX):
+                self.forget()
                 return payload
-            by = time.monotonic() + 30 if deadline is None else deadline
-            _write_all(self.worker.request_fd, self.door.answer(payload, self.worker.requests, by), by)
+            elif self.room() and not self.queued: self.begin(payload, deadline)
+            else: self.queued.append(payload); self.queued_bytes += len(payload)  # its turn comes when a call ends
+            if payload is not None and deadline is not None and time.monotonic() >= deadline:
+                raise _FrameTimeout()  # calls still coming past the deadline: the cell runs on, however fast it sends them
 
-# %% ../../nbs/04_interp/08_code_mode.ipynb 28
+    def room(self) -> bool: return len(self.running) < self.door.max_concurrent and len(self.outgoing) < _MAX_OUTGOING
+
+    def dequeue(self) -> bytes:
+        payload = self.queued.popleft(); self.queued_bytes -= len(payload)
+        return payload
+
+    def forget(self):
+        "The calls of the cell are over: those on the event loop still running are cancelled, and results go nowhere."
+        for entry in self.running.values():
+            if entry[4] is not None: entry[4]()
+        self.running.clear(); self.outgoing.clear(); self.queued.clear(); self.queued_bytes = 0
+        self.number, self.door.calls = self.worker.requests, 0
+
+def _close_pipe(*fds):
+    for fd in fds: os.close(fd)
+
+# %% ../../nbs/04_interp/08_code_mode.ipynb 37
+@_patch
+def begin(self:_ServingReader, payload:bytes, deadline:float|None):
+    "Start the call of the call frame `payload`, or queue its refusal."
+    message = self.door.parse(payload)
+    call, refusal = self.door.check(message, self.number)
+    if refusal is not None:
+        self.outgoing += _pack_frame({'call_id': message['call_id'], 'error': refusal})
+        return
+    timeout = _call_timeout(self.door.timeout, time.monotonic() + 30 if deadline is None else deadline)
+    self.count += 1
+    token, cutoff = self.count, time.monotonic() + timeout if self.door.direct(call.name) else None
+    self.running[token] = [message['call_id'], call, cutoff, timeout, None]
+    self.running[token][4] = self.door.start(call, self.number, timeout, lambda result: self.call_ended(token, result))
+
+@_patch
+def call_ended(self:_ServingReader, token:int, result:CallResult):
+    "Called from the thread that ended a call: hand its result over and wake the reader."
+    self.ended.append((token, result))
+    try: os.write(self.wake_write, b'.')
+    except OSError: pass  # the pipe is full (the reader is woken already) or closed (the session is gone)
+
+@_patch
+def settle(self:_ServingReader):
+    "Queue the results of the calls that ended and of those past their time, and write what the request pipe takes."
+    while self.ended:
+        token, result = self.ended.popleft()
+        if (entry := self.running.pop(token, None)) is not None: self.outgoing += self.door.result_frame(entry[0], result)
+    now = time.monotonic()
+    for token, (call_id, call, cutoff, timeout, cancel) in list(self.running.items()):
+        if cutoff is not None and now >= cutoff:
+            del self.running[token]
+            self.outgoing += self.door.result_frame(call_id, _timed_out(call, timeout))
+    while self.outgoing:
+        try: written = _os_write(self.worker.request_fd, self.outgoing)
+        except BlockingIOError: return
+        except OSError: self.outgoing.clear(); return  # the worker is gone: the end of its reply pipe says so next
+        del self.outgoing[:written]
+
+# %% ../../nbs/04_interp/08_code_mode.ipynb 38
+@_patch
+def wait(self:_ServingReader, deadline:float|None, readable:bool):
+    "Wait for a frame (when `readable`), a call to end, room in the request pipe, or a call's time to pass."
+    poller = select.poll()
+    poller.register(self.wake_read, select.POLLIN)
+    if readable: poller.register(self.fd, select.POLLIN)
+    if self.outgoing: poller.register(self.worker.request_fd, select.POLLOUT)
+    until = min([math.inf if deadline is None else deadline] + [entry[2] for entry in self.running.values() if entry[2] is not None])
+    remaining = max(until - time.monotonic(), 0)
+    events = dict(poller.poll(math.ceil(min(remaining * 1000, _LONGEST_WAIT_MS))))
+    if self.wake_read in events:
+        try: os.read(self.wake_read, 4096)
+        except BlockingIOError: pass
+    if self.fd in events:
+        chunk = _os_read(self.fd, 1 << 20)
+        if not chunk: raise EOFError('the worker closed its pipe')
+        self.buffer += chunk
+    elif deadline is not None and time.monotonic() >= deadline: raise _FrameTimeout()  # nothing from the cell in time
+
+# %% ../../nbs/04_interp/08_code_mode.ipynb 40
 _sandbox_side = None
 
 def _setup_code(specs:list, request_fd:int, reply_fd:int) -> str:

@@ -28,7 +28,9 @@ def code_description(tools, # The tools the code may call: functions, toolsets, 
             'are ordinary Python functions: call them directly, in loops, and combine, filter and aggregate their results in code. '
             'Only what the code prints and the value of its last expression come back to you, so print just what you need. '
             'A call that fails or is refused raises ToolCallError with the reason. '
-            'Each function `f` also has `await f.call_async(...)`, to run several calls at once with `asyncio.gather`.\n\n'
+            'Each function `f` also has `await f.call_async(...)`, to run several calls at once with `asyncio.gather`. '
+            'A tool that returns an image gives a ToolImage (`.data` bytes, `.mime`, `.width`, `.height`, `.to_pil()`): '
+            '`display(image)` shows it to you.\n\n'
             'The functions:\n\n' + _listing(_ToolDoor(tools).specs))
 
 # %% ../../nbs/04_interp/09_code_tool.ipynb 8

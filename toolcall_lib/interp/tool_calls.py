@@ -4,7 +4,7 @@
 
 # %% ../../nbs/04_interp/07_tool_calls.ipynb 2
 from __future__ import annotations
-import inspect, json, os, threading
+import base64, inspect, json, os, threading
 
 # %% auto 0
 __all__ = ['install']
@@ -81,8 +81,10 @@ def _settle(future, message:dict):
     if not future.done(): future.set_result(message)
 
 def _outcome(message:dict):
-    "The value of a result frame, or its error raised as `ToolCallError`."
+    "The value of a result frame (an image as a `ToolImage`), or its error raised as `ToolCallError`."
     if 'error' in message: raise _ToolCallError(str(message['error'])) from None
+    if 'image' in message: return _ToolImage.from_frame(message['image'])
+    if 'images' in message: return [_ToolImage.from_frame(image) for image in message['images']]
     return message.get('value')
 
 # %% ../../nbs/04_interp/07_tool_calls.ipynb 10
@@ -121,6 +123,28 @@ async def _call_async(channel:_Channel, name:str, arguments:dict):
         if not channel.waiting: _stop_reading(channel)
 
 # %% ../../nbs/04_interp/07_tool_calls.ipynb 12
+class _ToolImage:
+    "An image a tool returned: `mime`, `data` (the bytes), `width` and `height`; IPython shows it as an image."
+    def __init__(self, mime:str, data:bytes, width:int=0, height:int=0):
+        self.mime, self.data, self.width, self.height = mime, data, width, height
+
+    @classmethod
+    def from_frame(cls, image:dict): return cls(str(image['mime']), base64.b64decode(image['data']), int(image.get('width') or 0), int(image.get('height') or 0))
+    def _repr_png_(self): return self.data if self.mime == 'image/png' else None
+    def _repr_jpeg_(self): return self.data if self.mime == 'image/jpeg' else None
+    def __repr__(self): return f'<ToolImage {self.mime} {self.width}x{self.height}, {len(self.data):,} bytes>'
+
+    def save(self, path:str):
+        "Write the image's bytes to `path`."
+        with open(path, 'wb') as file: file.write(self.data)
+
+    def to_pil(self):
+        "The image as a PIL image (where the session has PIL)."
+        import importlib, io
+        return importlib.import_module('PIL.Image').open(io.BytesIO(self.data))  # the session's own PIL: this module imports only the standard library
+_ToolImage.__name__ = _ToolImage.__qualname__ = 'ToolImage'
+
+# %% ../../nbs/04_interp/07_tool_calls.ipynb 15
 class _Shown:
     "Stands for a default value or an annotation in a signature: its `repr` is the text the host's Python showed."
     def __init__(self, text:str): self.text = text
@@ -143,7 +167,7 @@ def _arguments(signature:inspect.Signature, args:tuple, kwargs:dict) -> dict:
         else: arguments[name] = list(value) if signature.parameters[name].kind is inspect.Parameter.VAR_POSITIONAL else value
     return arguments
 
-# %% ../../nbs/04_interp/07_tool_calls.ipynb 14
+# %% ../../nbs/04_interp/07_tool_calls.ipynb 17
 def _function(channel:_Channel, spec:dict):
     "The session's function for one tool: same name, signature and docstring; `.call_async` is its coroutine form."
     name, signature = spec['name'], _signature(spec['parameters'], spec.get('returns'))
