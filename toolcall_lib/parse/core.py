@@ -707,7 +707,8 @@ def feed(self:ToolCallStreamParser, chunk:str, # The next piece of model text, a
     scanner.finder = scanner.ahead = None   # drop every other reference to the buffer so `+=` can grow it in place
     buffer = self._buffer; self._buffer = None; buffer += chunk; self._buffer = buffer
     pending = scanner.pending
-    if pending.__class__ is _Block:   # a block still open: unless one of its ends arrived, only its preview moves on
+    # a block still open (of any kind: each waits alike while none of its ends arrived): only its preview moves on
+    if isinstance(pending, _Block):
         found = pending.ends.search(buffer, max(pending.search_from, pending.body_start))
         if found is None:
             pending.search_from = max(pending.body_start, len(buffer) - pending.longest + 1)
