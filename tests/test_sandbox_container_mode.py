@@ -5,7 +5,7 @@ session passes the liveness checks of the full mode. Root runs through `readable
 Python (a build under /root, mode 700) readable by others as on a host with Python in /usr/local: as root, container mode
 runs the code as an unprivileged uid of its own, which must be able to read it (else a clear IsolationError, tested
 below)."""
-import json, os, pwd, shutil, socket, subprocess, sys, tempfile, textwrap, threading, time
+import json, os, pwd, shutil, signal, socket, subprocess, sys, tempfile, textwrap, threading, time
 from pathlib import Path
 import pytest
 
@@ -90,6 +90,8 @@ PROBE = textwrap.dedent('''
         outcome['timeout'] = [slow.timed_out, slow.state_lost, box.run('x').value]
         libraries = box.run('import numpy, pandas; float(numpy.arange(4).sum()), pandas.DataFrame({\"a\": [1, 2]}).a.sum()')
         outcome['numpy_pandas'] = libraries.value or error_of(libraries)
+        filled = box.run('held = []\\ntry:\\n    while True: held.append(open(\"/dev/null\"))\\nexcept OSError as error: print(error.errno)')
+        outcome['emfile'] = [filled.output, filled.state_lost, box.run('del held; x').value]
         plot = box.run('import matplotlib.pyplot as plt; plt.plot([1, 2, 3]); plt.show()')
         outcome['plot'] = [image.mime for image in plot.images] or error_of(plot)
     print(json.dumps(outcome))
@@ -134,6 +136,7 @@ def assert_container_mode_holds(outcome:dict, root:bool):
     # liveness
     assert outcome['state'] == [None, '42'] and outcome['shell'] == "'hello from sh\\n'", outcome
     assert outcome['timeout'] == [True, False, '41'], outcome
+    assert outcome['emfile'] == ['24\n', False, '41'], outcome  # a cell that used up its descriptors: the state is kept
     assert outcome['numpy_pandas'] == '(6.0, np.int64(3))', outcome
     assert outcome['plot'] == ['image/png'], outcome
 
@@ -156,11 +159,57 @@ def test_no_user_namespaces_as_an_unprivileged_uid():
     assert outcome['euid'] == uid; assert_container_mode_holds(outcome, root=False)
 
 def test_root_with_python_others_cannot_read():
-    "As root, container mode runs the code as a uid of its own: a Python under /root (mode 700) is a clear error, not ModuleNotFoundError."
+    """As root without namespaces (container mode; partial mode where the namespaces are refused, as here under the
+    Docker-like filter) the code runs as a uid of its own: a Python under /root (mode 700) is a clear error, not a
+    ModuleNotFoundError from inside."""
     if os.geteuid() != 0: pytest.skip('needs root')
-    from toolcall_lib.interp import Sandbox, IsolationError
     from toolcall_lib.interp.host import _python_hidden_from_others
     if _python_hidden_from_others() is None: pytest.skip('this Python is readable by others')
-    for isolation in ('container',):
-        with pytest.raises(IsolationError) as caught: Sandbox(isolation=isolation)
-        assert str(caught.value).startswith(f"isolation={isolation!r} with the host as root runs the code as an unprivileged uid"), caught.value
+    for isolation in ('container', 'partial'):
+        code = ('from toolcall_lib.interp import Sandbox\n'
+                f'try: Sandbox(isolation={isolation!r})\n'
+                'except Exception as error: print(type(error).__name__, error)')
+        completed = subprocess.run([sys.executable, DOCKER_LIKE, sys.executable, '-c', code], capture_output=True, text=True,
+                                   timeout=120, cwd=str(HERE.parent))
+        assert completed.stdout.startswith(f"IsolationError isolation={isolation!r} with the host as root runs the code as an "
+                                           'unprivileged uid of its own, which cannot read this Python: '), completed
+
+
+HOST = textwrap.dedent('''
+    import importlib.util, json, os, sys, time
+    spec = importlib.util.spec_from_file_location('toolcall_lib', sys.argv[1] + '/__init__.py', submodule_search_locations=[sys.argv[1]])
+    library = importlib.util.module_from_spec(spec); sys.modules[spec.name] = library; spec.loader.exec_module(library)
+    from toolcall_lib.interp import Sandbox
+    box = Sandbox(isolation='container')
+    box.run("open('daemon.py', 'w').write('import os, time\\\\nif os.fork() == 0:\\\\n    os.setsid()\\\\n    open(\\\\'pid\\\\', \\\\'w\\\\').write(str(os.getpid()))\\\\n    while True: time.sleep(1)\\\\n')")
+    print(json.dumps({'host': os.getpid(), 'worker': box._worker.pid, 'scratch': box.scratch}), flush=True)
+    box.run('import subprocess, sys, time\\nsubprocess.Popen([sys.executable, "daemon.py"])\\ntime.sleep(300)', timeout=600)
+''')
+
+def alive(pid:int) -> bool:
+    "True while `pid` exists and is not a zombie."
+    try:
+        with open(f'/proc/{pid}/stat') as file: return file.read().rsplit(')', 1)[1].split()[0] != 'Z'
+    except (FileNotFoundError, ProcessLookupError): return False
+
+@pytest.mark.parametrize('user', [None, 'nobody'])
+def test_killing_the_host_mid_cell_ends_every_process_of_a_container_session(user):
+    "The host is killed (SIGKILL) while a cell runs, after the cell started a setsid daemon: the template ends it all."
+    if os.geteuid() != 0: pytest.skip('the simulated hosts are made as root')
+    as_user = ['runuser', '-u', user, '--'] if user else []
+    host = subprocess.Popen([sys.executable, READABLE, *as_user, sys.executable, DOCKER_LIKE, sys.executable, '-c', HOST, str(LIBRARY)],
+                            stdout=subprocess.PIPE, text=True, cwd='/')
+    try:
+        started = json.loads(host.stdout.readline())
+        pid_file, deadline = os.path.join(started['scratch'], 'pid'), time.monotonic() + 10
+        while time.monotonic() < deadline and not (os.path.exists(pid_file) and open(pid_file).read()): time.sleep(0.05)
+        daemon = int(open(pid_file).read())
+        assert alive(daemon) and alive(started['worker'])
+        os.kill(started['host'], signal.SIGKILL)  # the host itself (runuser, when used, stays in between)
+        host.wait(30)
+        deadline = time.monotonic() + 10
+        while (alive(daemon) or alive(started['worker']) or os.path.exists(started['scratch'])) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert (alive(daemon), alive(started['worker']), os.path.exists(started['scratch'])) == (False, False, False)
+    finally:
+        if host.poll() is None: host.kill(); host.wait()

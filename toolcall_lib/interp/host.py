@@ -417,7 +417,7 @@ def _container_layer_table(report:dict, limits:dict, scratch:str) -> tuple:
         full['replies'],
     )
 
-# %% ../../nbs/04_interp/05_host.ipynb 32
+# %% ../../nbs/04_interp/05_host.ipynb 34
 _PROMISED_LAYERS = ('namespaces', 'filesystem', 'unprivileged_user', 'background', 'memory', 'processes')
 # what container mode keeps, or refuses to start (processes: only where the host is root)
 _CONTAINER_PROMISED = ('landlock_fs', 'seccomp', 'network', 'signals', 'unprivileged_user', 'background', 'memory')
@@ -469,7 +469,7 @@ def _missing_layers_message(missing:list, # The layers that are missing
         lines.append("or pass isolation='partial' to run without them (the code may then reach what they keep out)")
     return '\n'.join(lines)
 
-# %% ../../nbs/04_interp/05_host.ipynb 35
+# %% ../../nbs/04_interp/05_host.ipynb 37
 _WORKER_MODULES = ('protocol', 'isolation', 'worker')  # everything that runs inside, in the order they are loaded
 _BOOTSTRAP = ("import builtins, sys, types, importlib.machinery as machinery\n"
               "package = types.ModuleType('toolcall_sandbox'); package.__path__ = []; sys.modules['toolcall_sandbox'] = package\n"
@@ -509,7 +509,7 @@ def _jpeg_size(data:bytes) -> tuple:
         position += 2 + int.from_bytes(data[position + 2:position + 4], 'big')
     return (0, 0)
 
-# %% ../../nbs/04_interp/05_host.ipynb 36
+# %% ../../nbs/04_interp/05_host.ipynb 38
 def _image(mime:str, encoded:str) -> Image|None:
     "An `Image` from untrusted base64 data, if it decodes and its header gives a size."
     try: data = base64.b64decode(encoded, validate=True)
@@ -551,7 +551,7 @@ def _outputs(message:dict, limit:int, max_images:int=8) -> tuple:
         else: raise _FrameViolation(f'unknown output type {kind!r}')
     return tuple(clean), tuple(images)
 
-# %% ../../nbs/04_interp/05_host.ipynb 40
+# %% ../../nbs/04_interp/05_host.ipynb 42
 class _Template:
     "The host's handle on its template process, which forks new sandbox sessions."
     def __init__(self): self.lock, self.process, self.control, self.owner = threading.Lock(), None, None, None
@@ -568,13 +568,16 @@ class _Template:
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={}, cwd='/', start_new_session=True)
         self.control, self.owner = host_end, os.getpid()
 
-    def spawn(self, request_read:int, reply_write:int):
+    def spawn(self, request_read:int, reply_write:int,
+              scratch_base:str|None=None, # Container mode: the directory its scratch is in, cleaned by the template if the host dies
+             ):
         "Ask the template to fork a session bootstrap holding these pipe ends (the settings go down the request pipe)."
         import socket
         with self.lock:
             for attempt in (1, 2):
                 if self.process is None or self.owner != os.getpid() or self.process.poll() is not None: self._launch()
-                try: return socket.send_fds(self.control, [b'spawn'], [request_read, reply_write])
+                payload = b'spawn' + (b'\0' + os.fsencode(scratch_base) if scratch_base else b'')
+                try: return socket.send_fds(self.control, [payload], [request_read, reply_write])
                 except OSError:
                     if attempt == 2: raise
                     self.process = None
@@ -591,7 +594,7 @@ class _Template:
 _template = _Template()
 atexit.register(_template.close)
 
-# %% ../../nbs/04_interp/05_host.ipynb 41
+# %% ../../nbs/04_interp/05_host.ipynb 43
 _MAX_CODE_CHARACTERS = 1_000_000  # a request frame stays far below the worker's frame limit
 _MAX_CONFIG_BYTES = 1 << 20  # the settings frame (mostly `env`)
 _MAX_SHARED_PATHS = 64
@@ -660,7 +663,7 @@ def _close_shared(shared:list):
         except OSError: pass
     shared.clear()
 
-# %% ../../nbs/04_interp/05_host.ipynb 42
+# %% ../../nbs/04_interp/05_host.ipynb 46
 class Sandbox:
     "A persistent, isolated Python session (like a notebook kernel) for running untrusted code."
     def __init__(self,
@@ -739,7 +742,7 @@ class Sandbox:
         state = 'closed' if self._closed else f'pid {self._worker.pid}'
         return f'Sandbox({state}, timeout={self.timeout}, isolated={not self._closed and self.status().fully_isolated})'
 
-# %% ../../nbs/04_interp/05_host.ipynb 44
+# %% ../../nbs/04_interp/05_host.ipynb 48
 @_patch
 def _check_settings(self:Sandbox):
     "Refuse limits and an environment the worker could not honour."
@@ -767,7 +770,7 @@ def _pin_shared_paths(self:Sandbox, read_paths, write_paths):
     # the code runs as an unrelated uid: only "other" bits apply
     if os.geteuid() == 0: _check_shared_for_others(self._shared)
 
-# %% ../../nbs/04_interp/05_host.ipynb 47
+# %% ../../nbs/04_interp/05_host.ipynb 51
 class _SessionIds:
     "The unprivileged (uid, gid) pairs of this process's live sessions when the host is root: one pair per session."
     directory = '/run/toolcall_lib-uids'
@@ -818,7 +821,7 @@ def _has_id(lookup, number:int) -> bool:
 
 _session_ids = _SessionIds()
 
-# %% ../../nbs/04_interp/05_host.ipynb 48
+# %% ../../nbs/04_interp/05_host.ipynb 52
 @_patch
 def _ids(self:Sandbox) -> tuple:
     "(uid, gid) the code runs as: the host's own, or when the host is root an unused unprivileged pair of this session's own."
@@ -848,7 +851,7 @@ def _environment(self:Sandbox) -> dict:
             'MPLBACKEND': 'Agg', 'MPLCONFIGDIR': f'{scratch}/.matplotlib',
             'OPENBLAS_NUM_THREADS': '1', 'OMP_NUM_THREADS': '1', 'MKL_NUM_THREADS': '1', **self.env}
 
-# %% ../../nbs/04_interp/05_host.ipynb 50
+# %% ../../nbs/04_interp/05_host.ipynb 54
 @_patch
 def _start(self:Sandbox):
     worker = self._worker
@@ -858,7 +861,7 @@ def _start(self:Sandbox):
     worker.cgroups = _make_cgroups(self.limits['max_processes'], (self.limits['memory_mb'] + self.limits['disk_mb']) << 20)
     request_read, request_write = os.pipe()
     reply_read, reply_write = os.pipe()
-    try: _template.spawn(request_read, reply_write)
+    try: _template.spawn(request_read, reply_write, worker.scratch_dir and os.path.dirname(worker.scratch_dir))
     except OSError as exception:
         for fd in (request_read, request_write, reply_read, reply_write): os.close(fd)
         worker.stop()
@@ -905,7 +908,7 @@ def _start(self:Sandbox):
     if container: missing = [name for name in missing if name not in ('namespaces', 'filesystem', 'disk', 'processes')]
     if missing: warnings.warn(f'sandbox running without: {", ".join(missing)}', IsolationWarning, stacklevel=3)
 
-# %% ../../nbs/04_interp/05_host.ipynb 52
+# %% ../../nbs/04_interp/05_host.ipynb 56
 def _tool_door(tools, approve, on_step, timeout):
     "The door of code mode for `tools` (None without tools)."
     if tools is None:
@@ -926,7 +929,7 @@ def _start(self:Sandbox):
         self._worker.stop()
         raise SandboxError(failure)
 
-# %% ../../nbs/04_interp/05_host.ipynb 54
+# %% ../../nbs/04_interp/05_host.ipynb 58
 @_patch
 def status(self:Sandbox) -> SandboxStatus:
     "Which isolation layers this session has, as reported by the worker."
@@ -955,7 +958,7 @@ def _check_usable(self:Sandbox):
                            'this process\'s to use; create a new Sandbox here')
     if self._closed: raise SandboxClosedError('this sandbox is closed; create a new Sandbox')
 
-# %% ../../nbs/04_interp/05_host.ipynb 56
+# %% ../../nbs/04_interp/05_host.ipynb 60
 @_patch
 def reset(self:Sandbox):
     "Discard all state: kill the worker and start a fresh one with an empty scratch directory."
@@ -982,7 +985,7 @@ def close(self:Sandbox):
         self._shared_finalizer()
     finally: self._lock.release()
 
-# %% ../../nbs/04_interp/05_host.ipynb 58
+# %% ../../nbs/04_interp/05_host.ipynb 62
 @_patch
 def _lost(self:Sandbox, message:str, started:float, timed_out:bool=False,
           why:str='the session was restarted: all variables, imports and files were lost') -> RunResult:
@@ -1020,7 +1023,7 @@ def _run(self:Sandbox, code:str, timeout:float) -> RunResult:
         try: return self._run_cell(code, timeout)
         finally: self._running = False
 
-# %% ../../nbs/04_interp/05_host.ipynb 60
+# %% ../../nbs/04_interp/05_host.ipynb 64
 @_patch
 def _run_cell(self:Sandbox, code:str, timeout:float) -> RunResult:
     started = time.monotonic()
@@ -1091,7 +1094,7 @@ def _run_cell(self:Sandbox, code:str, timeout:float) -> RunResult:
     except _FrameViolation as exception:
         return self._lost(f'SandboxError: the sandbox sent an invalid reply ({exception})', started)
 
-# %% ../../nbs/04_interp/05_host.ipynb 62
+# %% ../../nbs/04_interp/05_host.ipynb 66
 @_patch
 def _result(self:Sandbox, reply:dict, timed_out:bool, timeout:float, started:float, interjected:int=0) -> RunResult:
     limit = self.max_output
@@ -1121,7 +1124,7 @@ def _result(self:Sandbox, reply:dict, timed_out:bool, timeout:float, started:flo
     return RunResult(output, value, error, images, tuple(notes), timed_out, bool(interjected), time.monotonic() - started,
                      outputs)
 
-# %% ../../nbs/04_interp/05_host.ipynb 64
+# %% ../../nbs/04_interp/05_host.ipynb 68
 @_patch
 def _directory_fd(self:Sandbox, name:str) -> tuple:
     "(directory fd, path relative to it) for `name`: relative names are in scratch, absolute ones in a write path."
@@ -1150,7 +1153,7 @@ def read_file(self:Sandbox,
         # never more than the code itself may read
         with _FileSystemIds(*self._ids()): return _read_regular_file(directory, relative, limit, self._ids())
 
-# %% ../../nbs/04_interp/05_host.ipynb 65
+# %% ../../nbs/04_interp/05_host.ipynb 69
 @_patch
 def write_file(self:Sandbox,
                name:str, # A path relative to scratch (its directory must exist)

@@ -616,6 +616,17 @@ def _remove_host_cgroups(host_pid:int):
         except OSError: continue
         for name in names: _remove_cgroup(os.path.join(base, name))
 
+def _remove_host_scratch(host_pid:int, bases:set):
+    """Remove the scratch directories of the container-mode sessions of host process `host_pid` (in `bases`, the
+    directories the host said it makes them in), never following a symlink."""
+    import shutil
+    for base in bases:
+        try: names = [name for name in os.listdir(base) if name.startswith(f'toolcall-sandbox-{host_pid}-')]
+        except OSError: continue
+        for name in names:
+            try: shutil.rmtree(os.path.join(base, name))
+            except OSError: pass
+
 # %% ../../nbs/04_interp/03_worker.ipynb 55
 def _template_main():
     "Entry point of the template process: fork a session bootstrap for each pair of pipe ends the host sends on fd 0."
@@ -629,6 +640,7 @@ def _template_main():
     signal.signal(signal.SIGCHLD, lambda *args: None)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     bootstraps = set()  # pids only: the template never holds a session's settings
+    scratch_bases = set()  # where the host makes container-mode scratch directories (a directory such as /tmp, no session's)
     # orphans of a container-mode session whose bootstrap was killed come here, to be ended with the rest
     _prctl(_PR_SET_CHILD_SUBREAPER, 1)
     _python_read_paths()  # cached before any fork: a session computes it after leaving the host's uid
@@ -648,9 +660,10 @@ def _template_main():
         if wake_read in readable: os.read(wake_read, 4096)
         reap()
         if control not in readable: continue
-        try: payload, fds, _, _ = socket.recv_fds(control, 16, 2)
+        try: payload, fds, _, _ = socket.recv_fds(control, 4096, 2)
         except OSError: break
         if not payload: break  # the host went away
+        if payload.startswith(b'spawn\0'): scratch_bases.add(os.fsdecode(payload[len(b'spawn\0'):]))
         if len(fds) != 2:
             for fd in fds: os.close(fd)
             continue
@@ -676,4 +689,5 @@ def _template_main():
             try: os.waitpid(-1, 0)
             except ChildProcessError: break
     _remove_host_cgroups(host_pid)
+    _remove_host_scratch(host_pid, scratch_bases)
     os._exit(0)
