@@ -65,6 +65,9 @@ PROBE = textwrap.dedent('''
         outcome['signal_host'] = run(f'os.kill({sleeper.pid}, signal.SIGKILL)')
         outcome['sleeper_alive'] = sleeper.poll() is None
         outcome['signal_host_process'] = run(f'os.kill({os.getpid()}, signal.SIGKILL)')
+        outcome['sysv_shm'] = run('import ctypes; libc = ctypes.CDLL(None, use_errno=True); assert libc.shmget(0, 4096, 0o1666) == 0, ctypes.get_errno()')
+        outcome['mq_open'] = run('assert libc.mq_open(b"/toolcall-probe", 0o100 | 2, 0o600, None) == 0, ctypes.get_errno()')
+        outcome['pidfd_getfd'] = run(f'assert libc.syscall(438, os.pidfd_open({os.getpid()}), 0, 0) == 0, ctypes.get_errno()')
         outcome['ptrace'] = run('import ctypes; libc = ctypes.CDLL(None, use_errno=True); r = libc.ptrace(16, %d, 0, 0); assert r == 0, ctypes.get_errno()' % sleeper.pid)
         box.run(\"open('daemon.py', 'w').write('import os, time\\\\nif os.fork() == 0:\\\\n    os.setsid()\\\\n    open(\\\\\\\"pid\\\\\\\", \\\\\\\"w\\\\\\\").write(str(os.getpid()))\\\\n    while True: time.sleep(1)\\\\n')\")
         box.run('import sys; subprocess.run([sys.executable, \"daemon.py\"]); time.sleep(0.3)')
@@ -131,6 +134,8 @@ def assert_container_mode_holds(outcome:dict, root:bool):
     # no signals or ptrace outside the session
     assert outcome['signal_host'] == outcome['signal_host_process'] == 'PermissionError: [Errno 1] Operation not permitted', outcome
     assert outcome['sleeper_alive'] and outcome['ptrace'] == 'AssertionError: 1', outcome
+    # no IPC with host processes, nor their descriptors
+    assert [outcome['sysv_shm'], outcome['mq_open'], outcome['pidfd_getfd']] == ['AssertionError: 1'] * 3, outcome
     # nothing outlives the cell or close()
     assert outcome['daemon_gone_after_cell'] and outcome['daemon_gone_after_close'] and outcome['scratch_removed'], outcome
     # liveness

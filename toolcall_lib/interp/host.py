@@ -398,7 +398,8 @@ def _container_layer_table(report:dict, limits:dict, scratch:str) -> tuple:
               f'system directories and read_paths; writes only {scratch}, write_paths and /dev/null'),
         full['landlock_net'], full['landlock_scope'],
         Layer('seccomp', on('seccomp'), 'seccomp: no socket() of any family, socketpair only connected unix streams; no '
-              'ptrace, process_vm_*, mounts, namespaces, bpf, io_uring, inotify; no chmod, chown, utime or xattr by path'),
+              'ptrace, process_vm_*, pidfd_getfd, mounts, namespaces, bpf, io_uring, inotify; no SysV IPC or POSIX '
+              'message queues; no chmod, chown, utime or xattr by path'),
         Layer('network', on('seccomp'), "no network of any kind: the host's network is in view, and socket() is refused "
               'for inet, inet6, netlink, packet, unix and every other family'),
         Layer('signals', on('signals_contained'), 'signals stay inside the session: ' + ' and '.join(

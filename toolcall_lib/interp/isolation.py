@@ -658,17 +658,25 @@ def _isolate(config:dict, # The session's settings (from the host's first frame)
 # %% ../../nbs/04_interp/02_isolation.ipynb 60
 _PR_SET_CHILD_SUBREAPER = 36
 _BPF_JSET_K = 0x45
-_CONTAINER_SYSCALLS = {  # the calls container mode refuses besides the rest: path-based metadata changes, and clone's
-    'x86_64': dict(chmod=90, chown=92, lchown=94, utime=132, setxattr=188, lsetxattr=189, removexattr=197, lremovexattr=198,
-                   utimes=235, fchownat=260, futimesat=261, fchmodat=268, fchmodat2=452, setxattrat=463, removexattrat=466,
-                   utimensat=280, clone=56, clone3=435),
-    'aarch64': dict(setxattr=5, lsetxattr=6, removexattr=14, lremovexattr=15, fchmodat=53, fchownat=54, fchmodat2=452,
-                    setxattrat=463, removexattrat=466, utimensat=88, clone=220, clone3=435)}
+_CONTAINER_SYSCALLS = {  # the calls container mode refuses besides the rest: path-based metadata changes, IPC with host
+    'x86_64': dict(  # processes (SysV and POSIX queues), another process's descriptors; and clone's rules
+        chmod=90, chown=92, lchown=94, utime=132, setxattr=188, lsetxattr=189, removexattr=197, lremovexattr=198,
+        utimes=235, fchownat=260, futimesat=261, fchmodat=268, fchmodat2=452, setxattrat=463, removexattrat=466,
+        shmget=29, shmat=30, shmctl=31, semget=64, semop=65, semctl=66, shmdt=67, msgget=68, msgsnd=69, msgrcv=70, msgctl=71,
+        semtimedop=220, mq_open=240, mq_unlink=241, mq_timedsend=242, mq_timedreceive=243, mq_notify=244, mq_getsetattr=245,
+        pidfd_getfd=438, utimensat=280, clone=56, clone3=435),
+    'aarch64': dict(
+        setxattr=5, lsetxattr=6, removexattr=14, lremovexattr=15, fchmodat=53, fchownat=54, fchmodat2=452,
+        setxattrat=463, removexattrat=466,
+        mq_open=180, mq_unlink=181, mq_timedsend=182, mq_timedreceive=183, mq_notify=184, mq_getsetattr=185, msgget=186,
+        msgctl=187, msgrcv=188, msgsnd=189, semget=190, semctl=191, semtimedop=192, semop=193, shmget=194, shmctl=195,
+        shmat=196, shmdt=197, pidfd_getfd=438, utimensat=88, clone=220, clone3=435)}
 _SECCOMP_ENOSYS = 0x00050000 | 38  # SECCOMP_RET_ERRNO | ENOSYS: clone3, so the C library falls back to clone
 
 def _container_rules(machine:str) -> list:
     """BPF instructions (the call number in the accumulator) container mode adds: no path-based chmod/chown/utime/xattr
-    (`utimensat` on a descriptor stays), no clone into new namespaces, clone3 ENOSYS."""
+    (`utimensat` on a descriptor stays), no SysV IPC or POSIX message queues, no `pidfd_getfd`, no clone into new
+    namespaces, clone3 ENOSYS."""
     numbers = _CONTAINER_SYSCALLS[machine]
     deny = (_BPF_RET_K, 0, 0, _SECCOMP_RET_EPERM)
     program = []
