@@ -218,3 +218,17 @@ def test_killing_the_host_mid_cell_ends_every_process_of_a_container_session(use
         assert (alive(daemon), alive(started['worker']), os.path.exists(started['scratch'])) == (False, False, False)
     finally:
         if host.poll() is None: host.kill(); host.wait()
+
+
+def test_the_command_line_names_and_takes_container_mode():
+    "`toolcall python` under the Docker-like profile: refused in one line naming --isolation container, which then runs."
+    if os.geteuid() != 0: pytest.skip('the simulated hosts are made as root')
+    command = [str(Path(sys.executable).parent / 'toolcall'), 'python']
+    if not Path(command[0]).exists(): pytest.skip('the toolcall script is not installed in this environment')
+    refused = subprocess.run([sys.executable, DOCKER_LIKE, *command, '-c', '1 + 1'], capture_output=True, text=True, timeout=120, cwd='/')
+    assert refused.returncode == 2 and refused.stderr.startswith('toolcall python: error: isolation layers missing on this system: namespaces')
+    assert 'or pass --isolation container to run with Landlock, seccomp and rlimits in their place' in refused.stderr, refused.stderr
+    ran = subprocess.run([sys.executable, READABLE, sys.executable, DOCKER_LIKE, *command, '--isolation', 'container', '-c',
+                          'import socket\nprint(6 * 7)\nsocket.socket()'], capture_output=True, text=True, timeout=120, cwd='/')
+    assert ran.returncode == 1 and ran.stdout.startswith('42\n'), ran
+    assert 'PermissionError: [Errno 1] Operation not permitted' in ran.stdout, ran
