@@ -232,3 +232,14 @@ def test_the_command_line_names_and_takes_container_mode():
                           'import socket\nprint(6 * 7)\nsocket.socket()'], capture_output=True, text=True, timeout=120, cwd='/')
     assert ran.returncode == 1 and ran.stdout.startswith('42\n'), ran
     assert 'PermissionError: [Errno 1] Operation not permitted' in ran.stdout, ran
+
+
+def test_the_mcp_server_takes_container_mode():
+    "`toolcall mcp python --isolation container` reaches every session the server's pool starts."
+    from toolcall_lib.cli import build_parser
+    from toolcall_lib.mcp import python_server
+    args = build_parser().parse_args(['mcp', 'python', '--isolation', 'container'])
+    assert args.isolation == 'container'
+    server = python_server(isolation=args.isolation)
+    try: assert server.sandbox_pool.sandbox_options['isolation'] == 'container'
+    finally: server.sandbox_pool.close()
