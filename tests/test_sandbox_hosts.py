@@ -74,8 +74,10 @@ def assert_refused_for_namespaces(outcome:dict, reason:str):
     assert lines[0] == f'isolation layers missing on this system: namespaces (the kernel refused the namespaces ({reason}))', lines
     assert lines[1].startswith('- namespaces: needs user namespaces') and 'user.max_user_namespaces > 0' in lines[1], lines
     assert 'seccomp profile that allows unshare and clone of namespaces, or --privileged' in lines[1], lines
+    assert lines[2].startswith("or pass isolation='container' to run with Landlock, seccomp and rlimits in their place: no network"), lines
+    assert 'given up: host file names and metadata stay visible' in lines[2], lines  # what container mode gives up, named
     assert lines[-1] == "or pass isolation='partial' to run without them (the code may then reach what they keep out)", lines
-    assert len(lines) == 3, lines
+    assert len(lines) == 4, lines
 
 
 def assert_fully_isolated(outcome:dict):

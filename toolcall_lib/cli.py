@@ -149,8 +149,12 @@ def _shown(
 # %% ../nbs/10_cli.ipynb 27
 def _cmd_python(args) -> int:
     "Run code in a sandboxed session, or show the sandbox's isolation layers."
-    from toolcall_lib.interp import Sandbox
-    with Sandbox(timeout=args.timeout, require_isolation=args.require_isolation) as sandbox:
+    from toolcall_lib.interp import IsolationError, Sandbox
+    try: sandbox = Sandbox(timeout=args.timeout, require_isolation=args.require_isolation, isolation=args.isolation)
+    except IsolationError as error:  # the host lacks a layer: say so, in the command's own words
+        message = str(error).replace("pass isolation='", "pass --isolation ").replace("' to run", " to run")
+        raise CliError(message.replace('require_isolation=False', 'no --require-isolation')) from None
+    with sandbox:
         if args.status:
             status = sandbox.status()
             _print_json(status.to_dict()) if args.json else print(status)
@@ -180,6 +184,9 @@ def _python_arguments(parser):
     parser.add_argument('--status', action='store_true', help='print the active isolation layers instead of running code')
     parser.add_argument('--timeout', type=float, default=30, help='seconds before the code is interrupted (default: 30)')
     parser.add_argument('--require-isolation', action='store_true', help='refuse to run unless every isolation layer is active')
+    parser.add_argument('--isolation', choices=('full', 'container', 'partial'), default='full',
+                        help="full (default): refuse unless every promise holds; container: no namespaces, Landlock + seccomp "
+                             "+ rlimits, for Docker's default profile and hosts without user namespaces; partial: what the kernel gives")
     parser.add_argument('--json', action='store_true', help='print the result as JSON')
 
 register_subcommand('python', _python_arguments, _cmd_python, help='run code in a sandboxed session',

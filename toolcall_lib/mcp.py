@@ -304,6 +304,7 @@ def python_server(
     read_paths:tuple=(), # Extra host paths the code may read
     write_paths:tuple=(), # Extra host paths the code may write
     require_isolation:bool=False, # Refuse to run when an isolation layer is missing
+    isolation:str='full', # `Sandbox`'s: 'full', 'container' (hosts without namespaces) or 'partial'
     session_handles:bool=False, # Give `python` and `reset` a `session` argument (the 2026-07-28 protocol has no sessions)
     max_sessions:int=16, # Most sandboxes alive at once (beyond it the least recently used idle one is closed; none busy is)
     idle_timeout:float|None=1800, # Close a client's sandbox unused this many seconds (None: never), as `SandboxPool`'s
@@ -313,7 +314,7 @@ def python_server(
     from toolcall_lib.interp import python as python_reference
     memory = {} if memory_mb is None else {'memory_mb': memory_mb}
     pool = SandboxPool(max_sessions, idle_timeout, timeout=timeout, read_paths=tuple(read_paths),
-                       write_paths=tuple(write_paths), require_isolation=require_isolation, **memory,
+                       write_paths=tuple(write_paths), require_isolation=require_isolation, isolation=isolation, **memory,
                        **({} if tools is None else {'tools': tools}))
 
     sessions = _Sessions(pool, max_sessions)

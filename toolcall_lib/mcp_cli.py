@@ -77,7 +77,7 @@ def _code_mode_tools(targets:list):
 def _python_command(args) -> int:
     from toolcall_lib.mcp import python_server
     server = python_server(name=args.name or 'python', timeout=args.timeout, memory_mb=args.memory_mb, read_paths=args.read,
-                           write_paths=args.write, require_isolation=args.require_isolation,
+                           write_paths=args.write, require_isolation=args.require_isolation, isolation=args.isolation,
                            session_handles=args.http is not None, max_sessions=args.max_sessions, idle_timeout=args.idle_timeout,
                            tools=_code_mode_tools(args.tools))
     try: _run_server(server, args.http)
@@ -121,6 +121,9 @@ def add_mcp_arguments(
     python_parser.add_argument('--max-sessions', type=int, default=16, help='most sandboxes alive at once (default: 16)')
     python_parser.add_argument('--idle-timeout', type=float, default=1800, help="seconds before an unused client's sandbox is closed (default: 1800)")
     python_parser.add_argument('--require-isolation', action='store_true', help='refuse to run unless every isolation layer is active')
+    python_parser.add_argument('--isolation', choices=('full', 'container', 'partial'), default='full',
+                               help="full (default): refuse unless every promise holds; container: no namespaces, Landlock + "
+                                    "seccomp + rlimits, for Docker's default profile and hosts without user namespaces; partial: what the kernel gives")
     python_parser.add_argument('--tools', action='append', default=[], metavar='TARGET',
                                help='tools the code may call as Python functions (code mode): a module file, module or module:name (repeatable)')
     for parser in (serve_parser, python_parser):

@@ -134,7 +134,6 @@ class _WorkerHidden(Exception):
 _MAX_INTERJECTED = 64
 class _Flooded(_UnrequestedFrame): "More frames nobody asked for came while a cell ran than the host reads."
 
-
 # %% ../../nbs/04_interp/05_host.ipynb 16
 class _Worker:
     "Handles on one running sandbox worker."
@@ -147,6 +146,7 @@ class _Worker:
         # the worker's own numbers for its request and reply pipes; the reply pipe's inode
         self.inside = self.reply_pipe = None
         self.cgroups, self.layers, self.requests, self.owner, self.handles = {}, {}, 0, os.getpid(), threading.Lock()
+        self.scratch_dir = None  # container mode: the session's private scratch directory on the host
 
     def exited(self) -> bool:
         "True once the worker's process has exited (its pid may then name another process)."
@@ -310,6 +310,8 @@ def stop(self:_Worker):
     for path in cgroups.values():
         try: self._remove_cgroup(path)
         except Exception: pass
+    scratch, self.scratch_dir = self.scratch_dir, None
+    if scratch: _remove_scratch(scratch)
 
 # %% ../../nbs/04_interp/05_host.ipynb 26
 def _layer_table(report:dict, limits:dict) -> tuple:
@@ -359,7 +361,67 @@ def _layer_table(report:dict, limits:dict) -> tuple:
     )
 
 # %% ../../nbs/04_interp/05_host.ipynb 28
+def _make_scratch(uid:int, gid:int) -> str:
+    "A private directory for a container-mode session's scratch: mode 700, owned by the session's ids."
+    import tempfile
+    path = tempfile.mkdtemp(prefix=f'toolcall-sandbox-{os.getpid()}-')  # mode 700
+    if (os.geteuid(), os.getegid()) != (uid, gid): os.chown(path, uid, gid)
+    return path
+
+def _remove_scratch(path:str):
+    "Remove a scratch directory and everything in it (never following a symlink); retried for about 2 s; never raises."
+    import os, shutil, time  # local: may run from a finalizer at interpreter exit
+    for attempt in range(100):
+        try: shutil.rmtree(path)
+        except FileNotFoundError: return
+        except OSError: pass
+        if not os.path.lexists(path): return
+        time.sleep(0.002 * min(attempt + 1, 10))
+
+# %% ../../nbs/04_interp/05_host.ipynb 30
+def _container_layer_table(report:dict, limits:dict, scratch:str) -> tuple:
+    "The `Layer`s of a container-mode session, from the worker's report."
+    on = lambda key: bool(report.get(key))
+    full = {layer.name: layer for layer in _layer_table(report, limits)}
+    own_uid, rlimits = on('own_uid'), set(report.get('rlimits', ()))
+    processes = on('cgroup_pids') or (own_uid and 'RLIMIT_NPROC' in rlimits)
+    return (
+        full['process'],
+        Layer('namespaces', False, 'container mode: no namespaces (the host gives none); Landlock, seccomp and the process '
+              'tree stand in for them'),
+        Layer('filesystem', False, 'no root of its own: the names and metadata of host files stay visible (stat); what '
+              'may be opened is landlock_fs'),
+        Layer('unprivileged_user', on('unprivileged_user'), f"runs as uid {report.get('uid', '?')}, "
+              + ('a uid of its own (the host is root)' if own_uid else "the host's own uid (no other without root)")),
+        Layer('nested_namespaces', on('seccomp'), 'seccomp refuses unshare, setns and clone into new namespaces'),
+        Layer('landlock_fs', on('landlock_fs'), f"Landlock ABI {report.get('landlock_abi', 0)}: reads only Python, the "
+              f'system directories and read_paths; writes only {scratch}, write_paths and /dev/null'),
+        full['landlock_net'], full['landlock_scope'],
+        Layer('seccomp', on('seccomp'), 'seccomp: no socket() of any family, socketpair only connected unix streams; no '
+              'ptrace, process_vm_*, pidfd_getfd, mounts, namespaces, bpf, io_uring, inotify; no SysV IPC or POSIX '
+              'message queues; no chmod, chown, utime or xattr by path'),
+        Layer('network', on('seccomp'), "no network of any kind: the host's network is in view, and socket() is refused "
+              'for inet, inet6, netlink, packet, unix and every other family'),
+        Layer('signals', on('signals_contained'), 'signals stay inside the session: ' + ' and '.join(
+            ['the Landlock signal scope'] * on('landlock_scope') + ['a uid of its own'] * own_uid or ['nothing (OFF)'])),
+        full['memory'],
+        Layer('disk', False, f'scratch is a host directory ({scratch}, mode 700, removed at close) with no size or file '
+              'limit: only max_file_mb per file'),
+        full['cpu'],
+        Layer('processes', bool(processes), f"at most {limits['max_processes']} processes/threads "
+              + ('(pids cgroup)' if on('cgroup_pids') else '(RLIMIT_NPROC on the uid of its own)' if processes else
+                 "not enforced: RLIMIT_NPROC would count every process of the host's user (needs root, or a pids cgroup)")),
+        full['files'], full['no_new_privs'], full['environment'],
+        Layer('background', on('background_stopped'), 'nothing a cell starts outlives it: the worker, a child subreaper, '
+              'kills and reaps every descendant after each cell (daemons in sessions of their own too'
+              + ('; and everything of its uid' if own_uid else '') + '), and its bootstrap does the same at close'),
+        full['replies'],
+    )
+
+# %% ../../nbs/04_interp/05_host.ipynb 34
 _PROMISED_LAYERS = ('namespaces', 'filesystem', 'unprivileged_user', 'background', 'memory', 'processes')
+# what container mode keeps, or refuses to start (processes: only where the host is root)
+_CONTAINER_PROMISED = ('landlock_fs', 'seccomp', 'network', 'signals', 'unprivileged_user', 'background', 'memory')
 _USER_NAMESPACES = ('enable user namespaces (sysctl user.max_user_namespaces > 0; on Debian and Ubuntu also '
                     'kernel.unprivileged_userns_clone=1 and kernel.apparmor_restrict_unprivileged_userns=0); '
                     'in Docker, run with a seccomp profile that allows unshare and clone of namespaces, or --privileged')
@@ -380,12 +442,20 @@ _LAYER_NEEDS = {  # layer -> (the kernel feature or setting it needs, what to do
     'background': ('the worker as PID 1 of its own PID namespace, which takes every process of a cell with it',
                    _USER_NAMESPACES),
     'replies': ("the worker's /proc/<pid>/syscall, readable by the host", 'run a kernel that shows it (most do)'),
+    'network': ('seccomp filters on x86_64 or aarch64 (container mode)', 'run on x86_64 or aarch64 with CONFIG_SECCOMP_FILTER'),
+    'signals': ('the Landlock signal scope (ABI 6, Linux 6.12+) or, as root, a uid of its own (container mode)',
+                'run Linux 6.12 or newer, or the host as root'),
 }
+_CONTAINER_CHOICE = ("or pass isolation='container' to run with Landlock, seccomp and rlimits in their place: no network, "
+                     'no host files outside the allowed paths, nothing outlives a cell; given up: host file names and '
+                     'metadata stay visible, scratch is a host directory without a size limit, and without root no '
+                     'process limit (see Sandbox.status())')
 
 def _missing_layers_message(missing:list, # The layers that are missing
                             reason:str='', # What the worker said, where it refused to start
                             keep_background:bool=False, # Whether the caller gave up the background layer by name
                             strict:bool=False, # Whether `require_isolation=True` asked for every layer
+                            container:bool=False, # Whether the session asked for container mode
                            ) -> str:
     "Why a session does not start: each missing layer, what it needs, and what to do."
     lines = [f'isolation layers missing on this system: {", ".join(missing)}' + (f' ({reason})' if reason else '')]
@@ -394,10 +464,13 @@ def _missing_layers_message(missing:list, # The layers that are missing
         need, fix = _LAYER_NEEDS.get(name, ('the setup the worker reports', 'see Sandbox.status()'))
         lines.append(f'- {name}: needs {need}; {fix}')
     if strict: lines.append('or pass require_isolation=False to run with only the layers that carry its promises')
-    else: lines.append("or pass isolation='partial' to run without them (the code may then reach what they keep out)")
+    elif container: lines.append('container mode cannot keep its promises here')
+    else:
+        if 'namespaces' in missing: lines.append(_CONTAINER_CHOICE)
+        lines.append("or pass isolation='partial' to run without them (the code may then reach what they keep out)")
     return '\n'.join(lines)
 
-# %% ../../nbs/04_interp/05_host.ipynb 31
+# %% ../../nbs/04_interp/05_host.ipynb 37
 _WORKER_MODULES = ('protocol', 'isolation', 'worker')  # everything that runs inside, in the order they are loaded
 _BOOTSTRAP = ("import builtins, sys, types, importlib.machinery as machinery\n"
               "package = types.ModuleType('toolcall_sandbox'); package.__path__ = []; sys.modules['toolcall_sandbox'] = package\n"
@@ -437,7 +510,7 @@ def _jpeg_size(data:bytes) -> tuple:
         position += 2 + int.from_bytes(data[position + 2:position + 4], 'big')
     return (0, 0)
 
-# %% ../../nbs/04_interp/05_host.ipynb 32
+# %% ../../nbs/04_interp/05_host.ipynb 38
 def _image(mime:str, encoded:str) -> Image|None:
     "An `Image` from untrusted base64 data, if it decodes and its header gives a size."
     try: data = base64.b64decode(encoded, validate=True)
@@ -479,7 +552,7 @@ def _outputs(message:dict, limit:int, max_images:int=8) -> tuple:
         else: raise _FrameViolation(f'unknown output type {kind!r}')
     return tuple(clean), tuple(images)
 
-# %% ../../nbs/04_interp/05_host.ipynb 36
+# %% ../../nbs/04_interp/05_host.ipynb 42
 class _Template:
     "The host's handle on its template process, which forks new sandbox sessions."
     def __init__(self): self.lock, self.process, self.control, self.owner = threading.Lock(), None, None, None
@@ -496,13 +569,16 @@ class _Template:
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={}, cwd='/', start_new_session=True)
         self.control, self.owner = host_end, os.getpid()
 
-    def spawn(self, request_read:int, reply_write:int):
+    def spawn(self, request_read:int, reply_write:int,
+              scratch_base:str|None=None, # Container mode: the directory its scratch is in, cleaned by the template if the host dies
+             ):
         "Ask the template to fork a session bootstrap holding these pipe ends (the settings go down the request pipe)."
         import socket
         with self.lock:
             for attempt in (1, 2):
                 if self.process is None or self.owner != os.getpid() or self.process.poll() is not None: self._launch()
-                try: return socket.send_fds(self.control, [b'spawn'], [request_read, reply_write])
+                payload = b'spawn' + (b'\0' + os.fsencode(scratch_base) if scratch_base else b'')
+                try: return socket.send_fds(self.control, [payload], [request_read, reply_write])
                 except OSError:
                     if attempt == 2: raise
                     self.process = None
@@ -519,7 +595,7 @@ class _Template:
 _template = _Template()
 atexit.register(_template.close)
 
-# %% ../../nbs/04_interp/05_host.ipynb 37
+# %% ../../nbs/04_interp/05_host.ipynb 43
 _MAX_CODE_CHARACTERS = 1_000_000  # a request frame stays far below the worker's frame limit
 _MAX_CONFIG_BYTES = 1 << 20  # the settings frame (mostly `env`)
 _MAX_SHARED_PATHS = 64
@@ -558,6 +634,29 @@ def _check_shared_for_others(shared:list):
                                   f'an unprivileged uid of its own because the host is root; make it {verb}able by others '
                                   f'(chmod {bits}) or share a copy that is')
 
+def _python_hidden_from_others() -> tuple|None:
+    """(path, directory, mode) where this Python or its packages cannot be read by an unrelated uid (only "other" bits
+    count): the first directory on the way that others may not enter; None if they can read all of it."""
+    from toolcall_lib.interp.isolation import _python_read_paths
+    for path in _python_read_paths():
+        steps = path.rstrip('/').split('/')
+        for depth in range(2, len(steps) + 1):
+            directory = '/'.join(steps[:depth])
+            try: mode = os.stat(directory).st_mode
+            except OSError: continue
+            if mode & 0o005 != 0o005: return path, directory, stat.S_IMODE(mode)
+    return None
+
+def _check_python_for_others(isolation:str):
+    "Without a mount namespace a root host's session reads Python by path, as its own uid: say so when it cannot."
+    hidden = _python_hidden_from_others()
+    if hidden is None: return
+    path, directory, mode = hidden
+    raise IsolationError(f"isolation={isolation!r} with the host as root runs the code as an unprivileged uid of its own, "
+                         f'which cannot read this Python: {directory} (mode {mode:o}) stands between it and {path}; install '
+                         'Python and its packages where others may read them (such as /usr/local or /opt), or run the host '
+                         'as an ordinary user')
+
 def _close_shared(shared:list):
     import os
     for entry in shared:
@@ -565,7 +664,7 @@ def _close_shared(shared:list):
         except OSError: pass
     shared.clear()
 
-# %% ../../nbs/04_interp/05_host.ipynb 38
+# %% ../../nbs/04_interp/05_host.ipynb 46
 class Sandbox:
     "A persistent, isolated Python session (like a notebook kernel) for running untrusted code."
     def __init__(self,
@@ -590,13 +689,14 @@ class Sandbox:
                  disk_mb:int=1024, # Size of the scratch directory (a tmpfs), in MiB
                  max_files:int=65_536, # Files and directories the scratch directory may hold
                  keep_background:bool=False, # Let processes and threads a cell starts run on after it (its results can then be forged)
-                 isolation:str='full', # 'full': refuse to start unless every promise holds; 'partial': run with what the kernel offers
+                 isolation:str='full', # 'full': refuse to start unless every promise holds; 'container': no namespaces, Landlock + seccomp + rlimits (hosts without namespaces); 'partial': run with what the kernel offers
                 ):
         if sys.platform != 'linux':
             raise IsolationError(f'the sandbox is built from Linux kernel features and cannot run on {sys.platform}; '
                                  'use run_python_here for trusted code, or run on Linux')
-        if isolation not in ('full', 'partial'): raise ValueError(f"isolation must be 'full' or 'partial', not {isolation!r}")
-        if isolation == 'partial' and require_isolation: raise ValueError("require_isolation=True asks for more than isolation='full'")
+        if isolation not in ('full', 'container', 'partial'):
+            raise ValueError(f"isolation must be 'full', 'container' or 'partial', not {isolation!r}")
+        if isolation != 'full' and require_isolation: raise ValueError(f"require_isolation=True asks for more than isolation={isolation!r}")
         self._tools = _tool_door(tools, approve, on_step, tool_timeout)  # before anything starts: bad tools fail here
         self.timeout, self.max_output, self.grace, self.require_isolation = timeout, max_output, grace, require_isolation
         self.max_timeout, self.keep_background, self.isolation = max_timeout, keep_background, isolation
@@ -614,6 +714,9 @@ class Sandbox:
     def _open_scratch(worker:_Worker) -> int|None:
         """A descriptor of the worker's scratch tmpfs, opened through its root before any cell ran (None where that is
         refused)."""
+        if worker.scratch_dir is not None:  # container mode: the session's directory on the host
+            try: return os.open(worker.scratch_dir, os.O_PATH | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+            except OSError: return None
         if not worker.layers.get('filesystem') or worker.pidfd is None: return None
         try: fd = os.open(f'/proc/{worker.pid}/root{_SCRATCH}', os.O_PATH | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
         except OSError: return None
@@ -625,7 +728,7 @@ class Sandbox:
     @property
     def scratch(self) -> str:
         "The session's scratch directory, as the code sees it (the only place it may write besides `write_paths`)."
-        return _SCRATCH
+        return self._worker.scratch_dir or _SCRATCH
 
     @property
     def busy(self) -> bool:
@@ -640,7 +743,7 @@ class Sandbox:
         state = 'closed' if self._closed else f'pid {self._worker.pid}'
         return f'Sandbox({state}, timeout={self.timeout}, isolated={not self._closed and self.status().fully_isolated})'
 
-# %% ../../nbs/04_interp/05_host.ipynb 40
+# %% ../../nbs/04_interp/05_host.ipynb 48
 @_patch
 def _check_settings(self:Sandbox):
     "Refuse limits and an environment the worker could not honour."
@@ -668,7 +771,7 @@ def _pin_shared_paths(self:Sandbox, read_paths, write_paths):
     # the code runs as an unrelated uid: only "other" bits apply
     if os.geteuid() == 0: _check_shared_for_others(self._shared)
 
-# %% ../../nbs/04_interp/05_host.ipynb 43
+# %% ../../nbs/04_interp/05_host.ipynb 51
 class _SessionIds:
     "The unprivileged (uid, gid) pairs of this process's live sessions when the host is root: one pair per session."
     directory = '/run/toolcall_lib-uids'
@@ -719,7 +822,7 @@ def _has_id(lookup, number:int) -> bool:
 
 _session_ids = _SessionIds()
 
-# %% ../../nbs/04_interp/05_host.ipynb 44
+# %% ../../nbs/04_interp/05_host.ipynb 52
 @_patch
 def _ids(self:Sandbox) -> tuple:
     "(uid, gid) the code runs as: the host's own, or when the host is root an unused unprivileged pair of this session's own."
@@ -735,25 +838,31 @@ def _config(self:Sandbox, cgroups:dict) -> dict:
     rlimits = {'RLIMIT_AS': self.limits['memory_mb'] * megabyte, 'RLIMIT_CPU': self.limits['cpu_seconds'],
                'RLIMIT_FSIZE': self.limits['max_file_mb'] * megabyte, 'RLIMIT_NOFILE': self.limits['max_open_files'],
                'RLIMIT_CORE': 0, 'RLIMIT_NPROC': None if 'pids' in cgroups else self.limits['max_processes']}
+    if self.isolation == 'container' and os.geteuid() != 0: rlimits['RLIMIT_NPROC'] = None  # it would count the host user's
     return {'uid': uid, 'gid': gid, 'cgroups': cgroups, 'rlimits': rlimits, 'env': self._environment(),
             'disk_mb': self.limits['disk_mb'], 'max_files': self.limits['max_files'],
             'shared': [entry.config() for entry in self._shared], 'keep_background': self.keep_background,
-            'promised': self.isolation == 'full'}
+            'promised': self.isolation == 'full', 'container': self.isolation == 'container',
+            'scratch': self._worker.scratch_dir, 'own_uid': os.geteuid() == 0}
 
 @_patch
 def _environment(self:Sandbox) -> dict:
-    return {'PATH': '/usr/local/bin:/usr/bin:/bin', 'HOME': _SCRATCH, 'TMPDIR': _SCRATCH, 'LANG': 'C.UTF-8',
-            'MPLBACKEND': 'Agg', 'MPLCONFIGDIR': f'{_SCRATCH}/.matplotlib',
+    scratch = self._worker.scratch_dir or _SCRATCH
+    return {'PATH': '/usr/local/bin:/usr/bin:/bin', 'HOME': scratch, 'TMPDIR': scratch, 'LANG': 'C.UTF-8',
+            'MPLBACKEND': 'Agg', 'MPLCONFIGDIR': f'{scratch}/.matplotlib',
             'OPENBLAS_NUM_THREADS': '1', 'OMP_NUM_THREADS': '1', 'MKL_NUM_THREADS': '1', **self.env}
 
-# %% ../../nbs/04_interp/05_host.ipynb 46
+# %% ../../nbs/04_interp/05_host.ipynb 54
 @_patch
 def _start(self:Sandbox):
     worker = self._worker
+    if self.isolation == 'container':
+        if os.geteuid() == 0: _check_python_for_others('container')
+        worker.scratch_dir = _make_scratch(*self._ids())
     worker.cgroups = _make_cgroups(self.limits['max_processes'], (self.limits['memory_mb'] + self.limits['disk_mb']) << 20)
     request_read, request_write = os.pipe()
     reply_read, reply_write = os.pipe()
-    try: _template.spawn(request_read, reply_write)
+    try: _template.spawn(request_read, reply_write, worker.scratch_dir and os.path.dirname(worker.scratch_dir))
     except OSError as exception:
         for fd in (request_read, request_write, reply_read, reply_write): os.close(fd)
         worker.stop()
@@ -781,6 +890,7 @@ def _start(self:Sandbox):
         fatal, missing = str(ready.get('fatal', 'the sandbox worker failed to start'))[:2000], ready.get('missing')
         if isinstance(missing, list) and missing and all(isinstance(name, str) for name in missing):
             raise IsolationError(_missing_layers_message(missing[:len(_LAYER_NEEDS)], fatal))
+        if self.isolation == 'partial' and os.geteuid() == 0: _check_python_for_others('partial')
         raise SandboxError(fatal)
     worker.layers = ready.get('layers') if isinstance(ready.get('layers'), dict) else {}
     # sent before any cell ran: the worker's own numbers for its pipes
@@ -788,15 +898,18 @@ def _start(self:Sandbox):
     worker.layers['replies'] = all(isinstance(fd, int) for fd in inside) and worker.watch(inside, deadline)
     worker.scratch_fd = self._open_scratch(worker)
     missing = self.status().missing
-    promised = [name for name in _PROMISED_LAYERS if not (name == 'background' and self.keep_background)]
-    refused = missing if self.require_isolation else [name for name in missing if name in promised and self.isolation == 'full']
+    container = self.isolation == 'container'
+    promised = _CONTAINER_PROMISED + (('processes',) if os.geteuid() == 0 else ()) if container else _PROMISED_LAYERS
+    promised = [name for name in promised if not (name == 'background' and self.keep_background)]
+    refused = missing if self.require_isolation else [name for name in missing if name in promised and self.isolation != 'partial']
     if refused:
         worker.stop()
         raise IsolationError(_missing_layers_message(refused, keep_background=self.keep_background,
-                                                     strict=bool(self.require_isolation)))
+                                                     strict=bool(self.require_isolation), container=container))
+    if container: missing = [name for name in missing if name not in ('namespaces', 'filesystem', 'disk', 'processes')]
     if missing: warnings.warn(f'sandbox running without: {", ".join(missing)}', IsolationWarning, stacklevel=3)
 
-# %% ../../nbs/04_interp/05_host.ipynb 48
+# %% ../../nbs/04_interp/05_host.ipynb 56
 def _tool_door(tools, approve, on_step, timeout):
     "The door of code mode for `tools` (None without tools)."
     if tools is None:
@@ -817,10 +930,12 @@ def _start(self:Sandbox):
         self._worker.stop()
         raise SandboxError(failure)
 
-# %% ../../nbs/04_interp/05_host.ipynb 50
+# %% ../../nbs/04_interp/05_host.ipynb 58
 @_patch
 def status(self:Sandbox) -> SandboxStatus:
     "Which isolation layers this session has, as reported by the worker."
+    if self._worker.layers.get('container'):
+        return SandboxStatus(_container_layer_table(self._worker.layers, self.limits, self._worker.scratch_dir), self._worker.scratch_dir)
     scratch = _SCRATCH if self._worker.layers.get('filesystem') else ''
     return SandboxStatus(_layer_table(self._worker.layers, self.limits), scratch)
 
@@ -844,7 +959,7 @@ def _check_usable(self:Sandbox):
                            'this process\'s to use; create a new Sandbox here')
     if self._closed: raise SandboxClosedError('this sandbox is closed; create a new Sandbox')
 
-# %% ../../nbs/04_interp/05_host.ipynb 52
+# %% ../../nbs/04_interp/05_host.ipynb 60
 @_patch
 def reset(self:Sandbox):
     "Discard all state: kill the worker and start a fresh one with an empty scratch directory."
@@ -871,7 +986,7 @@ def close(self:Sandbox):
         self._shared_finalizer()
     finally: self._lock.release()
 
-# %% ../../nbs/04_interp/05_host.ipynb 54
+# %% ../../nbs/04_interp/05_host.ipynb 62
 @_patch
 def _lost(self:Sandbox, message:str, started:float, timed_out:bool=False,
           why:str='the session was restarted: all variables, imports and files were lost') -> RunResult:
@@ -909,7 +1024,7 @@ def _run(self:Sandbox, code:str, timeout:float) -> RunResult:
         try: return self._run_cell(code, timeout)
         finally: self._running = False
 
-# %% ../../nbs/04_interp/05_host.ipynb 56
+# %% ../../nbs/04_interp/05_host.ipynb 64
 @_patch
 def _run_cell(self:Sandbox, code:str, timeout:float) -> RunResult:
     started = time.monotonic()
@@ -980,7 +1095,7 @@ def _run_cell(self:Sandbox, code:str, timeout:float) -> RunResult:
     except _FrameViolation as exception:
         return self._lost(f'SandboxError: the sandbox sent an invalid reply ({exception})', started)
 
-# %% ../../nbs/04_interp/05_host.ipynb 58
+# %% ../../nbs/04_interp/05_host.ipynb 66
 @_patch
 def _result(self:Sandbox, reply:dict, timed_out:bool, timeout:float, started:float, interjected:int=0) -> RunResult:
     limit = self.max_output
@@ -1010,7 +1125,7 @@ def _result(self:Sandbox, reply:dict, timed_out:bool, timeout:float, started:flo
     return RunResult(output, value, error, images, tuple(notes), timed_out, bool(interjected), time.monotonic() - started,
                      outputs)
 
-# %% ../../nbs/04_interp/05_host.ipynb 60
+# %% ../../nbs/04_interp/05_host.ipynb 68
 @_patch
 def _directory_fd(self:Sandbox, name:str) -> tuple:
     "(directory fd, path relative to it) for `name`: relative names are in scratch, absolute ones in a write path."
@@ -1039,7 +1154,7 @@ def read_file(self:Sandbox,
         # never more than the code itself may read
         with _FileSystemIds(*self._ids()): return _read_regular_file(directory, relative, limit, self._ids())
 
-# %% ../../nbs/04_interp/05_host.ipynb 61
+# %% ../../nbs/04_interp/05_host.ipynb 69
 @_patch
 def write_file(self:Sandbox,
                name:str, # A path relative to scratch (its directory must exist)

@@ -358,6 +358,7 @@ def _argument_rule(number:int, # The system call the rule is for
 
 def _seccomp_program(machine:str, # the host's machine name, as in `os.uname().machine`
                      deny_shared_memory:bool=False, # also refuse memfd_create, memfd_secret, shmget and msgget (no memory cgroup)
+                     container:bool=False, # container mode: socket() for no family, and `_container_rules` (below)
                     ) -> list|None:
     "The BPF instructions (code, jt, jf, k) of the filter for `machine`, or None if its syscall table is unknown."
     if machine not in _SYSCALLS: return None
@@ -369,14 +370,15 @@ def _seccomp_program(machine:str, # the host's machine name, as in `os.uname().m
                (_BPF_LD_W_ABS, 0, 0, 0)]                                    # load the syscall number
     if machine == 'x86_64': program += [(_BPF_JGE_K, 0, 1, 0x40000000), deny]  # the x32 ABI
     for number in denied + (shared_memory if deny_shared_memory else ()): program += [(_BPF_JEQ_K, 0, 1, number), deny]
+    if container: program += _container_rules(machine) + [(_BPF_JEQ_K, 0, 1, numbers['socket']), deny]
     program += _argument_rule(numbers['socket'], 0, _SOCKET_FAMILIES_ALLOWED)  # socket(): its family
     program += _argument_rule(numbers['socketpair'], 1, (_SOCK_STREAM,), _SOCK_TYPE_MASK)  # connected stream pairs only
     program += _argument_rule(numbers['personality'], 0, _PERSONALITIES_ALLOWED)
     return program + [allow]
 
-def _apply_seccomp(deny_shared_memory:bool=False) -> bool:
+def _apply_seccomp(deny_shared_memory:bool=False, container:bool=False) -> bool:
     "Install the filter for this machine (needs no_new_privs first); False if the machine is not in the table."
-    program = _seccomp_program(os.uname().machine, deny_shared_memory)
+    program = _seccomp_program(os.uname().machine, deny_shared_memory, container)
     if program is None: return False
     instructions = (_SockFilter * len(program))(*[_SockFilter(*step) for step in program])
     fprog = _SockFprog(len(program), instructions)
@@ -618,12 +620,14 @@ def _restrict_access(config:dict, layers:dict):
                   landlock_abi=landlock['abi'])
 
 # %% ../../nbs/04_interp/02_isolation.ipynb 56
-def _drop_privileges(layers:dict):
+def _drop_privileges(layers:dict,
+                     container:bool=False, # Container mode's filter: no socket() at all, no path-based metadata changes
+                    ):
     "Drop capabilities, set no_new_privs and install the seccomp filter."
     layers['capabilities_dropped'] = _drop_capabilities()
     if not layers['landlock_fs']: _prctl(_PR_SET_NO_NEW_PRIVS, 1)
     deny_shared_memory = not layers.get('cgroup_memory')
-    try: layers['seccomp'] = _apply_seccomp(deny_shared_memory)
+    try: layers['seccomp'] = _apply_seccomp(deny_shared_memory, container)
     except OSError: layers['seccomp'] = False
     layers['shared_memory_denied'] = layers['seccomp'] and deny_shared_memory
     layers['no_new_privs'] = _libc.prctl(_PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) == 1
@@ -634,6 +638,7 @@ def _isolate(config:dict, # The session's settings (from the host's first frame)
             ) -> tuple:
     "Apply every layer to this process, in order; return `(layers, host_pid)` in the worker."
     layers = _join_cgroups(config['cgroups'])
+    if config.get('container'): return _isolate_container(config, request_fd, reply_fd, layers)
     refused = _enter_namespaces(config['uid'], config['gid'], request_fd, reply_fd)
     layers['namespaces'] = refused is None
     if refused and config.get('promised'):  # fail closed: no code runs without the namespaces its promises rest on
@@ -649,3 +654,148 @@ def _isolate(config:dict, # The session's settings (from the host's first frame)
         layers.update(pid_in_namespace=os.getpid(), uid=os.getuid())
     except BaseException as exception: _refuse(reply_fd, f'sandbox setup failed: {exception!r}')
     return layers, host_pid
+
+# %% ../../nbs/04_interp/02_isolation.ipynb 60
+_PR_SET_CHILD_SUBREAPER = 36
+_BPF_JSET_K = 0x45
+_CONTAINER_SYSCALLS = {  # the calls container mode refuses besides the rest: path-based metadata changes, IPC with host
+    'x86_64': dict(  # processes (SysV and POSIX queues), another process's descriptors; and clone's rules
+        chmod=90, chown=92, lchown=94, utime=132, setxattr=188, lsetxattr=189, removexattr=197, lremovexattr=198,
+        utimes=235, fchownat=260, futimesat=261, fchmodat=268, fchmodat2=452, setxattrat=463, removexattrat=466,
+        shmget=29, shmat=30, shmctl=31, semget=64, semop=65, semctl=66, shmdt=67, msgget=68, msgsnd=69, msgrcv=70, msgctl=71,
+        semtimedop=220, mq_open=240, mq_unlink=241, mq_timedsend=242, mq_timedreceive=243, mq_notify=244, mq_getsetattr=245,
+        pidfd_getfd=438, utimensat=280, clone=56, clone3=435),
+    'aarch64': dict(
+        setxattr=5, lsetxattr=6, removexattr=14, lremovexattr=15, fchmodat=53, fchownat=54, fchmodat2=452,
+        setxattrat=463, removexattrat=466,
+        mq_open=180, mq_unlink=181, mq_timedsend=182, mq_timedreceive=183, mq_notify=184, mq_getsetattr=185, msgget=186,
+        msgctl=187, msgrcv=188, msgsnd=189, semget=190, semctl=191, semtimedop=192, semop=193, shmget=194, shmctl=195,
+        shmat=196, shmdt=197, pidfd_getfd=438, utimensat=88, clone=220, clone3=435)}
+_SECCOMP_ENOSYS = 0x00050000 | 38  # SECCOMP_RET_ERRNO | ENOSYS: clone3, so the C library falls back to clone
+
+def _container_rules(machine:str) -> list:
+    """BPF instructions (the call number in the accumulator) container mode adds: no path-based chmod/chown/utime/xattr
+    (`utimensat` on a descriptor stays), no SysV IPC or POSIX message queues, no `pidfd_getfd`, no clone into new
+    namespaces, clone3 ENOSYS."""
+    numbers = _CONTAINER_SYSCALLS[machine]
+    deny = (_BPF_RET_K, 0, 0, _SECCOMP_RET_EPERM)
+    program = []
+    for name, number in numbers.items():
+        if name not in ('utimensat', 'clone', 'clone3'): program += [(_BPF_JEQ_K, 0, 1, number), deny]
+    program += [(_BPF_JEQ_K, 0, 1, numbers['clone3']), (_BPF_RET_K, 0, 0, _SECCOMP_ENOSYS)]
+    # clone(flags, ...): refused when its flags (low word of argument 0) ask for a namespace; the number is reloaded after
+    program += [(_BPF_JEQ_K, 0, 4, numbers['clone']), (_BPF_LD_W_ABS, 0, 0, 16), (_BPF_JSET_K, 0, 1, _SESSION_NAMESPACES), deny,
+                (_BPF_LD_W_ABS, 0, 0, 0)]
+    # utimensat(dirfd, path, ...): allowed only with a NULL path (futimens on an open file), both words of the pointer
+    program += [(_BPF_JEQ_K, 0, 6, numbers['utimensat']), (_BPF_LD_W_ABS, 0, 0, 24), (_BPF_JEQ_K, 1, 0, 0), deny,
+                (_BPF_LD_W_ABS, 0, 0, 28), (_BPF_JEQ_K, 1, 0, 0), deny, (_BPF_LD_W_ABS, 0, 0, 0)]
+    return program
+
+# %% ../../nbs/04_interp/02_isolation.ipynb 64
+def _open_children(pid:int) -> tuple:
+    "(fd, identity) of `/proc/<pid>/task/<pid>/children`, the kernel's list of that process's children."
+    fd = os.open(f'/proc/{pid}/task/{pid}/children', os.O_RDONLY | os.O_CLOEXEC)
+    found = os.fstat(fd)
+    return fd, (found.st_dev, found.st_ino)
+
+def _same_file(fd:int, identity:tuple) -> bool:
+    try: found = os.fstat(fd)
+    except OSError: return False
+    return (found.st_dev, found.st_ino) == tuple(identity)
+
+def _end_descendants(children:tuple, # (fd, identity) from `_open_children` for this process
+                     everything_of_uid:bool=False, # Also kill(-1): this process runs as a uid of the session's own
+                    ) -> bool:
+    """As a subreaper: kill every child, reap, again as orphans re-parent here, until no child is left; False if the
+    list's descriptor is no longer the list (nothing is known then)."""
+    import time  # local: the template's wake-up loop imports nothing at module level
+    fd, identity = children
+    while True:
+        if not _same_file(fd, identity): return False
+        if everything_of_uid:
+            try: os.kill(-1, signal.SIGKILL)
+            except OSError: pass
+        for pid in [int(word) for word in os.pread(fd, 1 << 16, 0).split()]:
+            try: os.kill(pid, signal.SIGKILL)
+            except OSError: pass
+        try: pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError: return True  # no child at all, living or dead
+        except KeyboardInterrupt: continue
+        if pid == 0: time.sleep(0.0005)
+
+# %% ../../nbs/04_interp/02_isolation.ipynb 67
+def _reap_session(worker:int):
+    "The bootstrap in container mode: wait for the worker, then kill and reap every process of the session left; exit."
+    status = 0
+    while True:
+        try: _, status = os.waitpid(worker, 0); break
+        except ChildProcessError: break
+        except KeyboardInterrupt: continue
+    try:
+        children = _open_children(os.getpid())
+        _end_descendants(children)
+    except OSError: pass
+    os._exit(os.waitstatus_to_exitcode(status) & 0xff if status else 0)
+
+_CONTAINER = {}  # in a container-mode worker: its children list and task directory (fd, identity), and how it kills
+
+def _container_thread_count() -> int:
+    "Threads of a container-mode worker: its task directory's link count, through the descriptor it opened."
+    fd, identity = _CONTAINER['task']
+    if not _same_file(fd, identity): return 1 << 16  # replaced by the cell: as if threads were left (the session ends)
+    return os.fstat(fd).st_nlink - 2
+
+# %% ../../nbs/04_interp/02_isolation.ipynb 68
+def _restrict_container(config:dict, layers:dict):
+    "Landlock of container mode: Python, system and read_paths readable; scratch, write_paths and /dev/null writable."
+    shared = config['shared']
+    for path, _, dev, ino in shared:  # the shared paths must still be what the Sandbox pinned
+        root = os.open('/', os.O_PATH | os.O_CLOEXEC)
+        try: fd = _open_beneath(root, path.lstrip('/'), os.O_PATH)
+        except OSError: raise _SetupRefused(f'shared path {path} changed since the Sandbox was created') from None
+        finally: os.close(root)
+        found = os.fstat(fd); os.close(fd)
+        if (found.st_dev, found.st_ino) != (dev, ino):
+            raise _SetupRefused(f'shared path {path} is no longer the file or directory it was when the Sandbox was created')
+    system = [f'/{name}' for name in _SYSTEM_TOP_LEVEL] + ['/etc/ld.so.cache', '/etc/localtime', '/dev/urandom', '/dev/zero']
+    reads = [*_python_read_paths(), *system, *[path for path, writable, *_ in shared if not writable]]
+    writes = [config['scratch'], '/dev/null', *[path for path, writable, *_ in shared if writable]]
+    landlock = _apply_landlock(reads, writes)
+    layers.update(landlock_fs=landlock['fs'], landlock_net=landlock['net'], landlock_scope=landlock['scoped'],
+                  landlock_abi=landlock['abi'])
+
+# %% ../../nbs/04_interp/02_isolation.ipynb 69
+def _isolate_container(config:dict, request_fd:int, reply_fd:int, layers:dict) -> tuple:
+    "Container mode's layers (no namespaces): return `(layers, host_pid)` in the worker."
+    layers.update(namespaces=False, container=True)
+    _prctl(_PR_SET_CHILD_SUBREAPER, 1)
+    worker = os.fork()
+    if worker:
+        os.close(request_fd); os.close(reply_fd)
+        _reap_session(worker)
+    try:
+        _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+        if os.geteuid() == 0: _check(_libc.setgroups(0, None), 'setgroups')
+    except OSError as exception: _refuse(reply_fd, f'sandbox setup failed: {exception!r}')
+    _become_unprivileged(config, False, reply_fd)
+    layers['unprivileged_user'] = os.getuid() != 0 and os.geteuid() != 0
+    layers['own_uid'] = config.get('own_uid', False) and layers['unprivileged_user']
+    try:
+        os.setsid()
+        keep = sorted({request_fd, reply_fd})
+        for low, high in zip([2] + keep, keep + [1024]): os.closerange(low + 1, high)
+        _prctl(_PR_SET_CHILD_SUBREAPER, 1)
+        _CONTAINER['children'] = _open_children(os.getpid())
+        task = os.open(f'/proc/{os.getpid()}/task', os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        _CONTAINER['task'] = (task, (os.fstat(task).st_dev, os.fstat(task).st_ino))
+        _CONTAINER['everything_of_uid'] = layers['own_uid']
+        _prctl(_PR_SET_DUMPABLE, 1)  # the uid change cleared it: the host's /proc/<pid>/syscall needs it
+        os.chdir(config['scratch'])
+        _limit_resources(config, layers)
+        _restrict_container(config, layers)
+        _drop_privileges(layers, container=True)
+        layers['signals_contained'] = bool(layers['landlock_scope'] or layers['own_uid'])
+        layers.update(pid_in_namespace=os.getpid(), uid=os.getuid())
+    except _SetupRefused as exception: _refuse(reply_fd, str(exception))
+    except BaseException as exception: _refuse(reply_fd, f'sandbox setup failed: {exception!r}')
+    return layers, os.getpid()

@@ -8,6 +8,8 @@ import ast, base64, builtins, gc, io, linecache, os, select, signal, sys, time, 
 from .protocol import _ERROR_LENGTH_FACTOR, _IMAGE_MIMES, _MAX_OUTPUTS, _TEXT_MIMES, _FrameReader
 from .protocol import _FrameViolation, _decode_json, _pack_frame, _patch, _png_size, _write_all
 from .isolation import _SCRATCH, _cgroup_bases, _isolate, _python_read_paths, _remove_cgroup
+from .isolation import _CONTAINER, _PR_SET_CHILD_SUBREAPER, _container_thread_count, _end_descendants
+from .isolation import _open_children, _prctl, _same_file
 
 # %% auto 0
 __all__ = []
@@ -159,7 +161,12 @@ def _collect_figures(max_images:int=8) -> list:
 
 # %% ../../nbs/04_interp/03_worker.ipynb 27
 def _end_child_processes():
-    "As PID 1 of a PID namespace: kill every other process in it and reap them all. Elsewhere: reap exited children."
+    """As PID 1 of a PID namespace: kill every other process in it and reap them all. In container mode: kill and reap
+    every descendant, found as a subreaper. Elsewhere: reap exited children."""
+    if _CONTAINER:
+        if not _end_descendants(_CONTAINER['children'], _CONTAINER['everything_of_uid']):
+            raise RuntimeError("the descriptor of the worker's list of children was closed or replaced by the cell")
+        return
     in_own_namespace = os.getpid() == 1
     while True:
         if in_own_namespace:
@@ -200,7 +207,8 @@ def _quietly(call, *arguments):
 def _window_code() -> tuple:
     "The code objects that run while the window is shut (their own `sys.monitoring` events are switched off too)."
     reader = _FrameReader
-    return tuple(function.__code__ for function in (_serve, _shut_window, _thread_count, _write_all, _pack_frame, _decode_json,
+    return tuple(function.__code__ for function in (_serve, _shut_window, _thread_count, _container_thread_count, _same_file,
+                                                    _write_all, _pack_frame, _decode_json,
                                                     reader.read, reader.read_payload, reader._complete_payload, reader.decode))
 
 def _monitoring_events() -> list:
@@ -251,7 +259,8 @@ def _open_window(saved:tuple):
 
 def _thread_count() -> int:
     """This process's threads, as the kernel counts them: the link count of `/proc/self/task` (a stat, which no audit
-    hook sees)."""
+    hook sees); in container mode, of the task directory it opened before Landlock closed /proc."""
+    if _CONTAINER: return _container_thread_count()
     return _os_stat('/proc/self/task').st_nlink - 2
 
 # %% ../../nbs/04_interp/03_worker.ipynb 34
@@ -607,6 +616,17 @@ def _remove_host_cgroups(host_pid:int):
         except OSError: continue
         for name in names: _remove_cgroup(os.path.join(base, name))
 
+def _remove_host_scratch(host_pid:int, bases:set):
+    """Remove the scratch directories of the container-mode sessions of host process `host_pid` (in `bases`, the
+    directories the host said it makes them in), never following a symlink."""
+    import shutil
+    for base in bases:
+        try: names = [name for name in os.listdir(base) if name.startswith(f'toolcall-sandbox-{host_pid}-')]
+        except OSError: continue
+        for name in names:
+            try: shutil.rmtree(os.path.join(base, name))
+            except OSError: pass
+
 # %% ../../nbs/04_interp/03_worker.ipynb 55
 def _template_main():
     "Entry point of the template process: fork a session bootstrap for each pair of pipe ends the host sends on fd 0."
@@ -620,13 +640,16 @@ def _template_main():
     signal.signal(signal.SIGCHLD, lambda *args: None)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     bootstraps = set()  # pids only: the template never holds a session's settings
+    scratch_bases = set()  # where the host makes container-mode scratch directories (a directory such as /tmp, no session's)
+    # orphans of a container-mode session whose bootstrap was killed come here, to be ended with the rest
+    _prctl(_PR_SET_CHILD_SUBREAPER, 1)
     _python_read_paths()  # cached before any fork: a session computes it after leaving the host's uid
     _warm_up_shell()  # IPython loaded and warmed once: every session forked from here starts with it
     # the collector of a forked session then leaves the template's objects (and their pages) alone
     import gc; gc.freeze()
 
     def reap():
-        while bootstraps:
+        while True:
             try: pid, _ = os.waitpid(-1, os.WNOHANG)
             except ChildProcessError: return
             if pid == 0: return
@@ -637,9 +660,10 @@ def _template_main():
         if wake_read in readable: os.read(wake_read, 4096)
         reap()
         if control not in readable: continue
-        try: payload, fds, _, _ = socket.recv_fds(control, 16, 2)
+        try: payload, fds, _, _ = socket.recv_fds(control, 4096, 2)
         except OSError: break
         if not payload: break  # the host went away
+        if payload.startswith(b'spawn\0'): scratch_bases.add(os.fsdecode(payload[len(b'spawn\0'):]))
         if len(fds) != 2:
             for fd in fds: os.close(fd)
             continue
@@ -659,8 +683,11 @@ def _template_main():
     for pid in bootstraps:
         try: os.kill(pid, signal.SIGKILL)  # its namespace dies with it (each level has PR_SET_PDEATHSIG)
         except OSError: pass
-    while True:
-        try: os.waitpid(-1, 0)
-        except ChildProcessError: break
+    try: _end_descendants(_open_children(os.getpid()))  # the bootstraps, and what their sessions left
+    except OSError:
+        while True:
+            try: os.waitpid(-1, 0)
+            except ChildProcessError: break
     _remove_host_cgroups(host_pid)
+    _remove_host_scratch(host_pid, scratch_bases)
     os._exit(0)
