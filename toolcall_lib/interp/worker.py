@@ -4,8 +4,8 @@
 
 # %% ../../nbs/04_interp/03_worker.ipynb 4
 from __future__ import annotations
-import ast, base64, builtins, gc, io, linecache, os, select, signal, sys, time, traceback, types
-from .protocol import _ERROR_LENGTH_FACTOR, _IMAGE_MIMES, _MAX_OUTPUTS, _TEXT_MIMES, _FrameReader
+import ast, base64, builtins, gc, io, json, linecache, os, select, signal, sys, time, traceback, types
+from .protocol import _ERROR_LENGTH_FACTOR, _IMAGE_MIMES, _MAX_OUTPUTS, _FrameReader
 from .protocol import _FrameViolation, _decode_json, _pack_frame, _patch, _png_size, _write_all
 from .isolation import _SCRATCH, _cgroup_bases, _isolate, _python_read_paths, _remove_cgroup
 
@@ -38,6 +38,8 @@ def _cap_text(text:str, limit:int) -> tuple:
 _MAX_TRACEBACK_LINES = 100  # traceback lines kept per cell, over all its error outputs
 # base64 characters of images kept per cell: a reply stays under the host's frame limit
 _MAX_IMAGE_CHARACTERS = 8_000_000
+# formats kept of one rich output (IPython's own make at most three or four): a reply stays within the host's element budget
+_MAX_FORMATS = 6
 
 # %% ../../nbs/04_interp/03_worker.ipynb 15
 class _CellOutputs:
@@ -70,43 +72,67 @@ def stream(self:_CellOutputs, name:str, text:str):
     else: self._add({'output_type': 'stream', 'name': name, 'text': kept})
 
 @_patch
-def rich(self:_CellOutputs, output_type:str, data:dict, execution_count:int|None=None):
-    "A `display_data` or `execute_result`: the text and image formats a model or a notebook can use, capped."
-    kept = {}
+def rich(self:_CellOutputs, output_type:str, data:dict, execution_count:int|None=None, metadata:dict|None=None):
+    """A `display_data` or `execute_result` with the formats and metadata IPython made, capped; JSON values
+    (`application/json`, `...+json`) and the metadata travel as JSON text, so a reply's element count stays bounded."""
+    kept, encoded = {}, {}
     for mime, content in data.items():
+        if not isinstance(mime, str) or (len(kept) + len(encoded) >= _MAX_FORMATS and mime != 'text/plain'): continue
         if mime in _IMAGE_MIMES:
             if isinstance(content, (bytes, bytearray)): content = base64.b64encode(content).decode()
             if not isinstance(content, str): continue
             if self.image_characters + len(content) > _MAX_IMAGE_CHARACTERS: self.outputs_dropped += 1; continue
             self.image_characters += len(content)
             kept[mime] = content
-        elif mime in _TEXT_MIMES and isinstance(content, str):
-            text, dropped = _cap_text(content, self.max_output)
-            # a cut-off HTML or SVG document is no use: the plain text stays
-            if dropped and mime != 'text/plain': continue
-            self.text_dropped += dropped
-            kept[mime] = text
-    if not kept: return
-    output = {'output_type': output_type, 'data': kept, 'metadata': {}}
+            continue
+        if mime.startswith('image/') and mime != 'image/svg+xml': continue  # an image in another format: not shown
+        if isinstance(content, str): text, into = content, kept
+        elif mime == 'application/json' or mime.endswith('+json'):
+            try: text, into = json.dumps(content), encoded
+            except (TypeError, ValueError, RecursionError): continue
+        else: continue  # bytes of a format that is not an image (a PDF): not kept
+        text, dropped = _cap_text(text, self.max_output)
+        # a cut-off HTML document or JSON value is no use: the plain text stays
+        if dropped and mime != 'text/plain': continue
+        self.text_dropped += dropped
+        into[mime] = text
+    if not kept and not encoded: return
+    output = {'output_type': output_type, 'data': kept, 'metadata': _metadata_text(metadata, self.max_output)}
+    if encoded: output['json_data'] = encoded
     if output_type == 'execute_result': output['execution_count'] = execution_count
     self._add(output)
 
+def _metadata_text(metadata:dict|None, limit:int) -> dict|str:
+    "An output's metadata as JSON text (`{}` when there is none, or it cannot be sent whole)."
+    if not metadata: return {}
+    try: text = json.dumps(metadata)
+    except (TypeError, ValueError, RecursionError): return {}
+    return text if len(text) <= limit else {}
+
 # %% ../../nbs/04_interp/03_worker.ipynb 19
 @_patch
-def error(self:_CellOutputs, exception:BaseException, traceback_text:str):
-    "An `error` output: the exception's type and message, and its (already shortened) traceback as lines."
-    message = (exception.msg or '') if isinstance(exception, SyntaxError) else str(exception)
+def error(self:_CellOutputs, exception:BaseException, traceback_text:str, traceback_parts:list|None=None):
+    """An `error` output as Jupyter's kernel makes it: the exception's type, its `str()`, and IPython's traceback
+    (`traceback_parts`, ANSI colours included) or else `traceback_text`'s lines; `traceback_text` is what the model reads."""
+    try: message = str(exception)
+    except Exception: message = f'<{type(exception).__name__}: str() failed>'
     # the cell's error, even when no output has room
     self.error_text = traceback_text[:_ERROR_LENGTH_FACTOR * self.max_output]
+    parts = self.error_text.splitlines() if traceback_parts is None else [str(part) for part in traceback_parts]
     self._add({'output_type': 'error', 'ename': type(exception).__name__, 'evalue': _cap_text(message, self.max_output)[0],
-               'traceback': self._traceback_lines(traceback_text[:_ERROR_LENGTH_FACTOR * self.max_output].splitlines())})
+               'traceback': self._traceback_lines(parts)})
 
 @_patch
 def _traceback_lines(self:_CellOutputs, lines:list) -> list:
-    "The last lines of a traceback that fit the cell's budget (at least the exception line)."
-    kept = lines[-max(_MAX_TRACEBACK_LINES - self.traceback_lines, 1):]
+    """The last lines (or parts) of a traceback that fit the cell's budget of lines and of `_ERROR_LENGTH_FACTOR *
+    max_output` characters, each cut at `max_output` (at least the exception's own)."""
+    kept, characters = [], 0
+    for line in reversed(lines[-max(_MAX_TRACEBACK_LINES - self.traceback_lines, 1):]):
+        line = line[:self.max_output]
+        if kept and characters + len(line) > _ERROR_LENGTH_FACTOR * self.max_output: break
+        kept.append(line); characters += len(line)
     self.traceback_lines += len(kept)
-    return kept
+    return kept[::-1]
 
 # %% ../../nbs/04_interp/03_worker.ipynb 20
 class _CellStream(io.TextIOBase):
@@ -122,6 +148,10 @@ class _CellStream(io.TextIOBase):
         return len(text)
 
 # %% ../../nbs/04_interp/03_worker.ipynb 23
+def _cell_name(filename:str) -> str:
+    "The name a model reads of a cell's code: `<cell-3>` for IPython's `<cell-3>.py` (below)."
+    return filename[:-3] if filename.startswith('<cell-') and filename.endswith('>.py') else filename
+
 def _short_traceback(exception:BaseException, # The exception raised by a cell
                      max_lines:int=40, # Keep at most this many lines (the last ones)
                     ) -> str:
@@ -136,14 +166,16 @@ def _short_traceback(exception:BaseException, # The exception raised by a cell
         package = os.path.dirname(ipython.__file__) + os.sep
         kept = [entry for entry in summary.stack if not entry.filename.startswith(package)]
         summary.stack = traceback.StackSummary.from_list(kept)
+    for entry in summary.stack: entry.filename = _cell_name(entry.filename)
+    if getattr(summary, 'filename', None): summary.filename = _cell_name(summary.filename)  # a SyntaxError's
     lines = ''.join(summary.format()).splitlines()
     if len(lines) > max_lines: lines = ['Traceback (most recent call last):', '  ...'] + lines[-max_lines:]
     return '\n'.join(lines)
 
 # %% ../../nbs/04_interp/03_worker.ipynb 25
-def _png_image(data:bytes) -> dict:
+def _png_image(data:bytes, text:str='') -> dict:
     width, height = _png_size(data)
-    return {'mime': 'image/png', 'data': base64.b64encode(data).decode(), 'width': width, 'height': height}
+    return {'mime': 'image/png', 'data': base64.b64encode(data).decode(), 'width': width, 'height': height, 'text': text}
 
 def _collect_figures(max_images:int=8) -> list:
     "Render and close every open matplotlib figure, if the cell used pyplot."
@@ -151,9 +183,9 @@ def _collect_figures(max_images:int=8) -> list:
     if pyplot is None: return []
     images = []
     for number in pyplot.get_fignums()[:max_images]:
-        buffer = io.BytesIO()
-        pyplot.figure(number).savefig(buffer, format='png', bbox_inches='tight')
-        images.append(_png_image(buffer.getvalue()))
+        buffer, figure = io.BytesIO(), pyplot.figure(number)
+        figure.savefig(buffer, format='png', bbox_inches='tight')
+        images.append(_png_image(buffer.getvalue(), repr(figure)))
     pyplot.close('all')
     return images
 
@@ -267,19 +299,19 @@ def _shell_class():
     from IPython.core.displayhook import DisplayHook
     from IPython.core.displaypub import DisplayPublisher
     from IPython.core.profiledir import ProfileDir
-    from IPython.core.error import UsageError
 
     class ResultHook(DisplayHook):
         "The value of a cell's last expression becomes an `execute_result` (the base class keeps `_`, `__` and `Out`)."
         def write_output_prompt(self): pass
         def log_output(self, format_dict): pass
         def write_format_data(self, format_dict, md_dict=None):
-            if self.shell.outputs is not None: self.shell.outputs.rich('execute_result', format_dict, self.prompt_count)
+            if self.shell.outputs is not None:
+                self.shell.outputs.rich('execute_result', format_dict, self.prompt_count, md_dict)
 
     class Publisher(DisplayPublisher):
         "`display()` anywhere in a cell becomes a `display_data` output."
         def publish(self, data, metadata=None, source=None, *, transient=None, update=False, **kwargs):
-            if self.shell.outputs is not None: self.shell.outputs.rich('display_data', data)
+            if self.shell.outputs is not None: self.shell.outputs.rich('display_data', data, metadata=metadata)
         def clear_output(self, wait=False):
             if self.shell.outputs is not None: self.shell.outputs.clear()
 
@@ -301,22 +333,16 @@ def _shell_class():
 
         def _ipython_dir_changed(self, change): pass  # InteractiveShell's observer would create `ipython_dir`
 
-        def showtraceback(self, exc_tuple=None, filename=None, tb_offset=None, exception_only=False, running_compiled_code=False):
-            try: _, exception, _ = self._get_exc_info(exc_tuple)
-            except ValueError: return
-            if isinstance(exception, KeyboardInterrupt) and getattr(self, 'kernel', None) is not None:
+        def _showtraceback(self, etype, evalue, stb):
+            "IPython's traceback of `evalue` (`stb`, its parts) becomes an `error` output, as Jupyter's kernel sends it."
+            if isinstance(evalue, KeyboardInterrupt) and getattr(self, 'kernel', None) is not None:
                 self.kernel.stop_repeating()
-            if self.outputs is None: return
-            # a misused magic: no traceback
-            if isinstance(exception, UsageError): self.outputs.error(exception, f'UsageError: {exception}')
-            else: self.outputs.error(exception, _short_traceback(exception))
+            if self.outputs is not None: self.outputs.error(evalue, _short_traceback(evalue), stb)
         def _format_exception_for_storage(self, exception, filename=None, running_compiled_code=False):
             """History keeps the short traceback (IPython's own parses the cell with stack_data: seconds, the first
             time)."""
             return {'ename': type(exception).__name__, 'evalue': _cap_text(str(exception), 1000)[0],
                     'traceback': _short_traceback(exception).splitlines()}
-        def showsyntaxerror(self, filename=None, running_compiled_code=False): self.showtraceback()
-        def showindentationerror(self): self.showtraceback()
         def enable_gui(self, gui=None): pass
 
         def system(self, cmd):
@@ -338,17 +364,19 @@ def _shell_class():
 
 # %% ../../nbs/04_interp/03_worker.ipynb 36
 def _new_shell():
-    "A fresh sandbox shell: in-memory history, no profile directory on disk, cells named `<cell-N>` in tracebacks."
+    "A fresh sandbox shell: in-memory history, no profile directory on disk, cells named `<cell-N>.py` in tracebacks."
     from traitlets.config import Config
     shell_class = _shell_class()
     config = Config()
     config.HistoryManager.hist_file = ':memory:'
-    config.InteractiveShell.colors = 'nocolor'  # help and magics write no ANSI colour codes
-    config.PlainTextFormatter.pprint = False  # values as `repr` gives them: one line, as Python shows them
+    config.InteractiveShell.colors = 'nocolor'  # help and magics write no ANSI colour codes to stdout
     location = f'{_SCRATCH}/.ipython'  # named, never created
     profile = shell_class.profile_class(location=f'{location}/profile_default')
     shell = shell_class(config=config, ipython_dir=location, profile_dir=profile)
-    shell.compile.get_code_name = lambda raw_code, transformed_code, number: f'<cell-{number}>'
+    # a `.py` name no file has, as ipykernel's: IPython then formats the cell's frames as the kernel's (the model reads `<cell-N>`)
+    shell.compile.get_code_name = lambda raw_code, transformed_code, number: f'<cell-{number}>.py'
+    # an error output keeps IPython's colours, as Jupyter's kernel sends them (the model reads the short traceback)
+    for formatter in (shell.InteractiveTB, shell.SyntaxTB): formatter.set_theme_name('neutral')
     # `get_ipython()` finds it (IPython's formatters ask)
     shell_class._instance = _shell_class().__mro__[1]._instance = shell
     return shell
@@ -446,6 +474,9 @@ def run(self:_Kernel, code:str, max_output:int) -> dict:
             self._stop_script_loop()
             self._stop_default_executors()
         interrupted = isinstance(result.error_in_exec, KeyboardInterrupt)
+        if result.error_in_exec is not None and outputs.error_text is None:  # printed by IPython (a UsageError): the model
+            failure = result.error_in_exec                                    # still reads the error
+            outputs.error_text = f'UsageError: {failure}' if type(failure).__name__ == 'UsageError' else _short_traceback(failure)
     except KeyboardInterrupt as exception:  # the interrupt landed in IPython's own code, around the cell's
         interrupted = True
         outputs.error(exception, 'KeyboardInterrupt')
@@ -455,7 +486,7 @@ def run(self:_Kernel, code:str, max_output:int) -> dict:
         if os.getpid() != self.pid: os._exit(1)
     try:
         for figure in _collect_figures():
-            outputs.rich('display_data', {'image/png': figure['data'], 'text/plain': '<Figure>'})
+            outputs.rich('display_data', {'image/png': figure['data'], 'text/plain': figure['text']})
     except Exception as exception: outputs.stream('stderr', f'(could not render a figure: {exception!r})\n')
     finally: self.shell.outputs = None
     return {'outputs': outputs.outputs, 'output_dropped': outputs.stream_dropped, 'value_dropped': outputs.text_dropped,
@@ -530,7 +561,10 @@ class _PlainShell:
 def _new_shell_or_plain():
     "IPython's shell where it can be imported, else the plain runner."
     try: return _new_shell()
-    except ImportError: return _PlainShell()
+    except ImportError:
+        # matplotlib's inline backend needs IPython: figures are rendered when the cell ends instead
+        if os.environ.get('MPLBACKEND', '').endswith('backend_inline'): os.environ['MPLBACKEND'] = 'Agg'
+        return _PlainShell()
 
 # %% ../../nbs/04_interp/03_worker.ipynb 51
 def _serve(kernel:_Kernel, # Runs one cell: `kernel.run(code, max_output) -> reply dict` (the seam a different kernel plugs into)
