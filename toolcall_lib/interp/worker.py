@@ -172,7 +172,25 @@ def _short_traceback(exception:BaseException, # The exception raised by a cell
     if len(lines) > max_lines: lines = ['Traceback (most recent call last):', '  ...'] + lines[-max_lines:]
     return '\n'.join(lines)
 
-# %% ../../nbs/04_interp/03_worker.ipynb 25
+# %% ../../nbs/04_interp/03_worker.ipynb 24
+def _drop_own_frames(exception:BaseException, # The exception a cell raised
+                     chained:int=16, # Look at most this far along its `__context__` chain
+                     own:str|None=None, # The file whose frames are cut (None: this module's)
+                    ):
+    """Cut this module's frames (the interrupt handler, the fork wrapper) off the end of `exception`'s traceback, and of
+    the exceptions it chains to, before IPython formats it: they are not the user's, and a kernel has none."""
+    own, seen = own or _short_traceback.__code__.co_filename, set()
+    while exception is not None and id(exception) not in seen and len(seen) < chained:
+        seen.add(id(exception))
+        frame, kept = exception.__traceback__, None
+        while frame is not None:
+            if frame.tb_frame.f_code.co_filename != own: kept = frame
+            frame = frame.tb_next
+        if kept is None: exception.__traceback__ = None  # all of it ours
+        else: kept.tb_next = None
+        exception = exception.__context__
+
+# %% ../../nbs/04_interp/03_worker.ipynb 27
 def _png_image(data:bytes, text:str='') -> dict:
     width, height = _png_size(data)
     return {'mime': 'image/png', 'data': base64.b64encode(data).decode(), 'width': width, 'height': height, 'text': text}
@@ -189,7 +207,7 @@ def _collect_figures(max_images:int=8) -> list:
     pyplot.close('all')
     return images
 
-# %% ../../nbs/04_interp/03_worker.ipynb 27
+# %% ../../nbs/04_interp/03_worker.ipynb 29
 def _end_child_processes():
     "As PID 1 of a PID namespace: kill every other process in it and reap them all. Elsewhere: reap exited children."
     in_own_namespace = os.getpid() == 1
@@ -201,7 +219,7 @@ def _end_child_processes():
         except ChildProcessError: return
         if pid == 0: return
 
-# %% ../../nbs/04_interp/03_worker.ipynb 28
+# %% ../../nbs/04_interp/03_worker.ipynb 30
 def _leftover_threads(wait:float=0.2) -> int:
     """How many threads besides this one are still running after `wait` seconds (counted by the kernel, so C threads
     too). A stat, not a directory listing: a cell that used up its descriptors leaves none to open."""
@@ -211,7 +229,7 @@ def _leftover_threads(wait:float=0.2) -> int:
         if not others or time.monotonic() >= deadline: return others
         time.sleep(0.005)
 
-# %% ../../nbs/04_interp/03_worker.ipynb 30
+# %% ../../nbs/04_interp/03_worker.ipynb 32
 import _signal
 _SIGNALS = tuple(sorted(int(number) for number in signal.valid_signals()))
 _block_signals, _handler_of, _set_handler = getattr(_signal, 'pthread_sigmask', None), _signal.getsignal, _signal.signal
@@ -250,7 +268,7 @@ def _set_monitoring(events:list, off:bool):
         if code is None: _monitoring.set_events(tool, 0 if off else chosen)
         else: _monitoring.set_local_events(tool, code, 0 if off else chosen)
 
-# %% ../../nbs/04_interp/03_worker.ipynb 31
+# %% ../../nbs/04_interp/03_worker.ipynb 33
 def _shut_window() -> tuple:
     """Stop everything of the session that could run code until the next request is read; return (what to put back,
     whether it held)."""
@@ -286,10 +304,10 @@ def _thread_count() -> int:
     hook sees)."""
     return _os_stat('/proc/self/task').st_nlink - 2
 
-# %% ../../nbs/04_interp/03_worker.ipynb 34
+# %% ../../nbs/04_interp/03_worker.ipynb 36
 _SandboxShell = None
 
-# %% ../../nbs/04_interp/03_worker.ipynb 35
+# %% ../../nbs/04_interp/03_worker.ipynb 37
 def _shell_class():
     """IPython's `InteractiveShell`, adapted to a sandbox worker (IPython is imported on first use: only the worker
     needs it)."""
@@ -333,6 +351,11 @@ def _shell_class():
 
         def _ipython_dir_changed(self, change): pass  # InteractiveShell's observer would create `ipython_dir`
 
+        def showtraceback(self, exc_tuple=None, *arguments, **options):
+            "IPython's, without this module's frames at the end of the traceback (a kernel has no interrupt handler there)."
+            try: _drop_own_frames(self._get_exc_info(exc_tuple)[1])
+            except ValueError: pass
+            return super().showtraceback(exc_tuple, *arguments, **options)
         def _showtraceback(self, etype, evalue, stb):
             "IPython's traceback of `evalue` (`stb`, its parts) becomes an `error` output, as Jupyter's kernel sends it."
             if isinstance(evalue, KeyboardInterrupt) and getattr(self, 'kernel', None) is not None:
@@ -362,7 +385,7 @@ def _shell_class():
     _SandboxShell = SandboxShell
     return SandboxShell
 
-# %% ../../nbs/04_interp/03_worker.ipynb 36
+# %% ../../nbs/04_interp/03_worker.ipynb 38
 def _new_shell():
     "A fresh sandbox shell: in-memory history, no profile directory on disk, cells named `<cell-N>.py` in tracebacks."
     from traitlets.config import Config
@@ -381,7 +404,7 @@ def _new_shell():
     shell_class._instance = _shell_class().__mro__[1]._instance = shell
     return shell
 
-# %% ../../nbs/04_interp/03_worker.ipynb 38
+# %% ../../nbs/04_interp/03_worker.ipynb 40
 class _Kernel:
     "The worker's side of a session: an IPython shell with a persistent namespace that runs cells like a notebook."
     def __init__(self, shell=None):
@@ -407,7 +430,7 @@ class _Kernel:
         finally:
             if self.interrupted and self.running and os.getpid() == self.pid: raise KeyboardInterrupt()
 
-# %% ../../nbs/04_interp/03_worker.ipynb 40
+# %% ../../nbs/04_interp/03_worker.ipynb 42
 @_patch
 def _share_event_loop(self:_Kernel):
     """One event loop for top-level `await` (IPython's) and for `asyncio.get_event_loop()` in plain cells, so tasks
@@ -430,7 +453,7 @@ def _event_loops(self:_Kernel) -> list:
     loops.append(getattr(local, '_loop', None))
     return [loop for index, loop in enumerate(loops) if loop is not None and loop not in loops[:index]]
 
-# %% ../../nbs/04_interp/03_worker.ipynb 42
+# %% ../../nbs/04_interp/03_worker.ipynb 44
 @_patch
 def _stop_default_executors(self:_Kernel):
     """asyncio's own thread pool (`asyncio.to_thread`, `run_in_executor(None, ...)`) keeps idle threads: shut it
@@ -453,7 +476,7 @@ def _stop_script_loop(self:_Kernel):
     script_magics = getattr(getattr(self.shell, 'magics_manager', None), 'registry', {}).get('ScriptMagics')
     if script_magics is not None and hasattr(script_magics, 'stop_event_loop'): script_magics.stop_event_loop()
 
-# %% ../../nbs/04_interp/03_worker.ipynb 44
+# %% ../../nbs/04_interp/03_worker.ipynb 46
 @_patch
 def run(self:_Kernel, code:str, max_output:int) -> dict:
     "Run one cell; return the reply message."
@@ -492,7 +515,7 @@ def run(self:_Kernel, code:str, max_output:int) -> dict:
     return {'outputs': outputs.outputs, 'output_dropped': outputs.stream_dropped, 'value_dropped': outputs.text_dropped,
             'outputs_dropped': outputs.outputs_dropped, 'interrupted': interrupted, 'error': outputs.error_text}
 
-# %% ../../nbs/04_interp/03_worker.ipynb 45
+# %% ../../nbs/04_interp/03_worker.ipynb 47
 _warm_shell = None  # made once in the template process: every session forked from it starts with IPython loaded
 
 def _warm_up_shell():
@@ -519,7 +542,7 @@ def _warm_up_shell():
     shell.outputs = None
     _warm_shell = shell
 
-# %% ../../nbs/04_interp/03_worker.ipynb 47
+# %% ../../nbs/04_interp/03_worker.ipynb 49
 class _PlainShell:
     """The cell runner where IPython cannot be imported (an interpreter without it): plain Python semantics, no magics
     or `!`."""
@@ -550,7 +573,8 @@ class _PlainShell:
             value = self._execute(last) if last is not None else None
             if value is not None and not code.rstrip().endswith(';'):
                 self.user_ns['_'] = value
-                data = {'text/plain': repr(value)}
+                import pprint  # long containers wrapped as IPython's printer wraps them
+                data = {'text/plain': pprint.pformat(value, width=79, sort_dicts=False)}
                 if hasattr(type(value), '_repr_png_'): data['image/png'] = value._repr_png_()
                 self.outputs.rich('execute_result', data, number)
         except BaseException as exception:
@@ -566,7 +590,7 @@ def _new_shell_or_plain():
         if os.environ.get('MPLBACKEND', '').endswith('backend_inline'): os.environ['MPLBACKEND'] = 'Agg'
         return _PlainShell()
 
-# %% ../../nbs/04_interp/03_worker.ipynb 51
+# %% ../../nbs/04_interp/03_worker.ipynb 53
 def _serve(kernel:_Kernel, # Runs one cell: `kernel.run(code, max_output) -> reply dict` (the seam a different kernel plugs into)
            request_fd:int, # Pipe end the worker reads requests from
            reply_fd:int, # Pipe end the worker writes replies to
@@ -604,7 +628,7 @@ def _serve(kernel:_Kernel, # Runs one cell: `kernel.run(code, max_output) -> rep
         reply['id'] = request.get('id')
         _write_all(reply_fd, _pack_frame(reply))
 
-# %% ../../nbs/04_interp/03_worker.ipynb 52
+# %% ../../nbs/04_interp/03_worker.ipynb 54
 def _point_standard_fds_at_null():
     "Make fds 0, 1 and 2 refer to /dev/null (C-level writes cannot reach the protocol), without closing any of them."
     null = os.open(os.devnull, os.O_RDWR)
@@ -633,7 +657,7 @@ def _bootstrap_session(request_fd:int, # Pipe end the worker reads requests from
     _serve(kernel, request_fd, reply_fd, keep_background)
     os._exit(0)
 
-# %% ../../nbs/04_interp/03_worker.ipynb 54
+# %% ../../nbs/04_interp/03_worker.ipynb 56
 def _remove_host_cgroups(host_pid:int):
     "Remove the cgroups the host process `host_pid` made for its sessions (once their processes are gone)."
     for base in _cgroup_bases().values():
@@ -641,7 +665,7 @@ def _remove_host_cgroups(host_pid:int):
         except OSError: continue
         for name in names: _remove_cgroup(os.path.join(base, name))
 
-# %% ../../nbs/04_interp/03_worker.ipynb 55
+# %% ../../nbs/04_interp/03_worker.ipynb 57
 def _template_main():
     "Entry point of the template process: fork a session bootstrap for each pair of pipe ends the host sends on fd 0."
     import socket
