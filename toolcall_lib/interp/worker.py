@@ -482,6 +482,7 @@ def run(self:_Kernel, code:str, max_output:int) -> dict:
     "Run one cell; return the reply message."
     if not self.loop_shared:  # in the session, on its first cell: never in the template
         if not isinstance(self.shell, _PlainShell): self._share_event_loop()
+        _choose_figure_backend(self.shell)
         os.fork = self._fork_checking_interrupt
     outputs = self.shell.outputs = _CellOutputs(max_output)
     saved = sys.stdout, sys.stderr
@@ -585,10 +586,14 @@ class _PlainShell:
 def _new_shell_or_plain():
     "IPython's shell where it can be imported, else the plain runner."
     try: return _new_shell()
-    except ImportError:
-        # matplotlib's inline backend needs IPython: figures are rendered when the cell ends instead
-        if os.environ.get('MPLBACKEND', '').endswith('backend_inline'): os.environ['MPLBACKEND'] = 'Agg'
-        return _PlainShell()
+    except ImportError: return _PlainShell()
+
+def _choose_figure_backend(shell):
+    """Keep matplotlib's inline backend (the session's `MPLBACKEND`) only where it can work: it needs IPython's shell and
+    `matplotlib-inline`. Elsewhere `Agg`, whose figures are rendered when the cell ends."""
+    if not os.environ.get('MPLBACKEND', '').endswith('backend_inline'): return
+    import importlib.util
+    if isinstance(shell, _PlainShell) or importlib.util.find_spec('matplotlib_inline') is None: os.environ['MPLBACKEND'] = 'Agg'
 
 # %% ../../nbs/04_interp/03_worker.ipynb 53
 def _serve(kernel:_Kernel, # Runs one cell: `kernel.run(code, max_output) -> reply dict` (the seam a different kernel plugs into)
