@@ -102,6 +102,16 @@ def masked(output):
     return json.loads(text)
 
 
+def joined(outputs) -> list:
+    "Runs of text to one stream as one output, as Jupyter shows them (how a kernel cut them into messages is timing)"
+    whole = []
+    for output in outputs:
+        if whole and output['output_type'] == 'stream' and whole[-1]['output_type'] == 'stream' and whole[-1]['name'] == output['name']:
+            whole[-1] = dict(whole[-1], text=whole[-1]['text'] + output['text'])
+        else: whole.append(dict(output))
+    return whole
+
+
 @pytest.fixture(scope='module')
 def runs(tmp_path_factory):
     "(kernel outputs, sandbox results), one entry per cell"
@@ -109,7 +119,7 @@ def runs(tmp_path_factory):
     nbclient.NotebookClient(notebook, timeout=120, kernel_name='python3', allow_errors=True,
                             resources={'metadata': {'path': str(tmp_path_factory.mktemp('kernel'))}}).execute()
     with Sandbox() as box: results = [box.run(cell) for cell in CELLS]
-    return [[dict(output) for output in cell.outputs] for cell in notebook.cells], results
+    return [joined(cell.outputs) for cell in notebook.cells], results
 
 
 @pytest.mark.parametrize('index', range(len(CELLS)), ids=[cell.split('\n')[-1][:40] for cell in CELLS])
