@@ -4,7 +4,7 @@
 measured from inside the sandbox and checked from the host; `expected_outcomes` says what each must be.
 
 Only the standard library and the interp module under test are used, so the file also runs outside pytest."""
-import gc, json, os, resource, socket, stat, sys, tempfile, time, warnings
+import gc, json, os, pprint, resource, socket, stat, sys, tempfile, time, warnings
 
 SECRET = 'sk-other-session-' + 'x9' * 8  # another session's API key: no other session may find it
 OUT_OF_MEMORY = ('MemoryError: the session reached its memory limit (320 MiB for all its processes, shared memory and '
@@ -380,7 +380,8 @@ def expected_outcomes(workdir:str, root:bool, paths:str) -> dict:
         'fanotify': '(-1, 1)',
         'processes': "['1']",
         'hostname': "'sandbox'",
-        'etc': "['alternatives', 'group', 'hostname', 'hosts', 'ld.so.cache', 'localtime', 'nsswitch.conf', 'passwd']",
+        # wrapped at 79 columns by IPython's pretty printer, as a notebook shows a long list (pprint wraps it alike)
+        'etc': pprint.pformat(['alternatives', 'group', 'hostname', 'hosts', 'ld.so.cache', 'localtime', 'nsswitch.conf', 'passwd'], width=79),
         'amplification_frame': 'SandboxError: the sandbox sent an invalid reply (frame holds more than 512 JSON arrays, objects and elements)',
         'amplification_rss_mb': 'True',
         'background_forker': 'SandboxError: the cell left 1 thread(s) running after it returned, so its output is not shown (those threads could have written it) '
@@ -412,7 +413,7 @@ def expected_outcomes(workdir:str, root:bool, paths:str) -> dict:
                                           "worker's own check), so its reply cannot be trusted | state_lost=True",
         'forged_id_of_10_mb': "True SandboxError: the sandbox sent a reply nobody asked for (a frame with id 'xxxxxxxxxxxxxxxxxxxxxxxxxx",
         # 0-2 on /dev/null, IPython's own asyncio loop (epoll and its self-pipe socket pair, made in the session), the two pipes
-        'worker_fds': "['/dev/null', '/dev/null', '/dev/null', " + ("'anon_inode', 'socket', 'socket', " if ipython else '') + "'pipe', 'pipe']",
+        'worker_fds': pprint.pformat(['/dev/null'] * 3 + (['anon_inode', 'socket', 'socket'] if ipython else []) + ['pipe', 'pipe'], width=79),
         'refused_syscalls': '[(-1, 1)]',
         'remount_usr_writable': '(-1, 1)',
         'umount_usr': '(-1, 1)',

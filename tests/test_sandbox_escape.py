@@ -5,7 +5,7 @@ and that nothing changed outside. The sandbox is created with `require_isolation
 without user namespaces or Landlock these tests fail loudly instead of passing on a weaker sandbox.
 The attacks of issue 10 live in `sandbox_attacks.py`, shared with `test_sandbox_nonroot.py`, which runs
 them again as an unprivileged user."""
-import os, signal, socket, sys, tempfile, time
+import os, pprint, signal, socket, sys, tempfile, time
 from pathlib import Path
 import pytest
 
@@ -85,7 +85,7 @@ def test_dev_null_is_the_only_writable_device(sandbox):
     assert last_line(sandbox.run('open("/dev/zero", "w")')) == "PermissionError: [Errno 13] Permission denied: '/dev/zero'"  # Landlock
     assert last_line(sandbox.run('open("/dev/null-probe", "w")')) == "OSError: [Errno 30] Read-only file system: '/dev/null-probe'"
     assert sandbox.run('sorted(os.listdir("/dev"))').value == \
-        "['fd', 'full', 'null', 'random', 'stderr', 'stdin', 'stdout', 'urandom', 'zero']"
+        pprint.pformat(['fd', 'full', 'null', 'random', 'stderr', 'stdin', 'stdout', 'urandom', 'zero'], width=79)  # wrapped, as IPython wraps it
     assert not os.path.exists('/dev/null-probe')
 
 
@@ -187,8 +187,8 @@ def test_resolving_a_host_name_fails(sandbox):
 
 def test_host_environment_is_not_visible(sandbox):
     assert sandbox.run(f'os.environ.get({SECRET_NAME!r})').value is None
-    assert sandbox.run('sorted(os.environ)').value == ("['HOME', 'LANG', 'MKL_NUM_THREADS', 'MPLBACKEND', 'MPLCONFIGDIR', "
-                                                       "'OMP_NUM_THREADS', 'OPENBLAS_NUM_THREADS', 'PATH', 'TMPDIR']")
+    assert sandbox.run('sorted(os.environ)').value == pprint.pformat(['HOME', 'LANG', 'MKL_NUM_THREADS', 'MPLBACKEND', 'MPLCONFIGDIR',
+                                                                     'OMP_NUM_THREADS', 'OPENBLAS_NUM_THREADS', 'PATH', 'TMPDIR'], width=79)
     assert sandbox.run('open("/proc/1/environ").read()').value == "''"  # the worker itself: the template started with no environment
     assert last_line(sandbox.run(f'open("/proc/{os.getpid()}/environ").read()')) == \
         f"FileNotFoundError: [Errno 2] No such file or directory: '/proc/{os.getpid()}/environ'"  # the host: not in this /proc
@@ -250,7 +250,7 @@ def test_class_hierarchy_walk_to_subprocess_gains_nothing(sandbox):
     assert sandbox.run(f'{popen}(["sh", "-c", "ls / | wc -l; id -un"], stdout=-1, text=True).communicate()[0]').value.endswith("\\nsandbox\\n'")
     target = str(PROJECT / 'settings.ini')
     result = sandbox.run(f'r = {popen}([sys.executable, "-c", "open({target!r})"], stderr=-1, text=True); r.wait(), r.stderr.read().splitlines()[-1]')
-    assert result.value == repr((1, f"FileNotFoundError: [Errno 2] No such file or directory: {target!r}"))
+    assert result.value == '(1,\n ' + repr(f"FileNotFoundError: [Errno 2] No such file or directory: {target!r}") + ')'  # wrapped
     assert sandbox.run(f'{popen}(["touch", "/usr/x"], stderr=-1).communicate()[1].decode().strip()').value == \
         '"touch: cannot touch \'/usr/x\': Read-only file system"'
     assert sandbox.run(f'{popen}(["sh", "-c", "echo hi > /scratch/from-shell"]).wait(), open("/scratch/from-shell").read()').value == "(0, 'hi\\n')"

@@ -8,7 +8,7 @@ import atexit, base64, fcntl, json, os, signal, stat, struct, sys, termios, thre
 from dataclasses import dataclass, replace
 from ..errors import ToolcallLibError
 from .results import Image, RunResult, _model_text
-from .protocol import _ERROR_LENGTH_FACTOR, _IMAGE_MIMES, _MAX_OUTPUTS, _TEXT_MIMES, _FrameReader
+from .protocol import _ERROR_LENGTH_FACTOR, _IMAGE_MIMES, _MAX_OUTPUTS, _FrameReader
 from .protocol import _FrameTimeout, _FrameViolation, _UnrequestedFrame, _pack_frame, _png_size
 from .protocol import _patch, _readable, _write_all
 from .isolation import _SCRATCH, _SYSCALLS, _libc, _make_cgroups, _open_beneath, _remove_cgroup
@@ -481,7 +481,7 @@ _BOOTSTRAP = ("import builtins, sys, types, importlib.machinery as machinery\n"
               "    machinery.SourceFileLoader(name, module.__file__).exec_module(module)\n"
               "module._template_main()")
 
-from .results import _valid_text
+from .results import _json_value, _text_format, _valid_text
 
 def _text(message:dict, key:str, limit:int) -> str|None:
     "A string field of an untrusted reply, capped at `limit` characters, lone surrogates replaced."
@@ -531,14 +531,21 @@ def _outputs(message:dict, limit:int, max_images:int=8) -> tuple:
                 raise _FrameViolation('bad stream output')
             clean.append({'output_type': 'stream', 'name': item['name'], 'text': _valid_text(item['text'][:limit])})
         elif kind in ('display_data', 'execute_result'):
-            data = item.get('data')
-            if not isinstance(data, dict) or not all(isinstance(content, str) for content in data.values()):
+            data, encoded, metadata = item.get('data'), item.get('json_data', {}), item.get('metadata', {})
+            if not (isinstance(data, dict) and isinstance(encoded, dict) and isinstance(metadata, (dict, str))
+                    and all(isinstance(content, str) for content in (*data.values(), *encoded.values()))):
                 raise _FrameViolation(f'bad {kind} output')
-            kept = {mime: _valid_text(content[:limit]) for mime, content in data.items() if mime in _TEXT_MIMES}
+            kept = {mime: _valid_text(content[:limit]) for mime, content in data.items() if _text_format(mime)}
+            try:
+                # a JSON value cut short is no use
+                kept.update({mime: _json_value(content) for mime, content in encoded.items() if _text_format(mime) and len(content) <= limit})
+                metadata = _json_value(metadata) if isinstance(metadata, str) and len(metadata) <= limit else {}
+            except ValueError: raise _FrameViolation(f'bad JSON in a {kind} output') from None
+            if not isinstance(metadata, dict): raise _FrameViolation(f'bad {kind} metadata')
             for mime in _IMAGE_MIMES:
                 image = _image(mime, data[mime]) if mime in data and len(images) < max_images else None
                 if image is not None: kept[mime] = data[mime]; images.append(image)
-            output = {'output_type': kind, 'data': kept, 'metadata': {}}
+            output = {'output_type': kind, 'data': kept, 'metadata': metadata}
             if kind == 'execute_result':
                 count = item.get('execution_count')
                 output['execution_count'] = count if isinstance(count, int) and not isinstance(count, bool) else None
@@ -849,7 +856,7 @@ def _config(self:Sandbox, cgroups:dict) -> dict:
 def _environment(self:Sandbox) -> dict:
     scratch = self._worker.scratch_dir or _SCRATCH
     return {'PATH': '/usr/local/bin:/usr/bin:/bin', 'HOME': scratch, 'TMPDIR': scratch, 'LANG': 'C.UTF-8',
-            'MPLBACKEND': 'Agg', 'MPLCONFIGDIR': f'{scratch}/.matplotlib',
+            'MPLBACKEND': 'module://matplotlib_inline.backend_inline', 'MPLCONFIGDIR': f'{scratch}/.matplotlib',
             'OPENBLAS_NUM_THREADS': '1', 'OMP_NUM_THREADS': '1', 'MKL_NUM_THREADS': '1', **self.env}
 
 # %% ../../nbs/04_interp/05_host.ipynb 54

@@ -4,7 +4,7 @@
 
 # %% ../../nbs/04_interp/04_results.ipynb 2
 from __future__ import annotations
-import base64, html as _html, re
+import base64, html as _html, json, re
 from dataclasses import dataclass
 from .protocol import _IMAGE_MIMES
 
@@ -112,6 +112,7 @@ def _model_text(data:dict, html_limit:int=_MAX_HTML_CHARACTERS) -> str|None:
     if 'text/html' in data and (html_limit > 0 or 'text/plain' not in data):
         try: return _html_text(data['text/html'], html_limit)
         except Exception: return data.get('text/plain', data['text/html'])  # the converter failed: plain text instead
+    if 'application/json' in data: return json.dumps(data['application/json'], ensure_ascii=False)
     return data.get('text/plain')
 
 # %% ../../nbs/04_interp/04_results.ipynb 15
@@ -122,6 +123,20 @@ def _valid_text(text:str) -> str:
     return text if text.isascii() else _SURROGATE.sub('\ufffd', text)
 
 # %% ../../nbs/04_interp/04_results.ipynb 17
+_MEDIA_TYPE = re.compile(r'[A-Za-z0-9][\w.+-]{0,62}/[\w.+-]{1,100}')  # no `/` inside either part: matched in one pass
+
+def _text_format(mime) -> bool:
+    "Whether a rich output's format `mime` is kept as text: a media type's name, and not an image (bar SVG)."
+    return (isinstance(mime, str) and _MEDIA_TYPE.fullmatch(mime) is not None
+            and (not mime.startswith('image/') or mime == 'image/svg+xml'))
+
+def _json_value(text:str):
+    "The JSON value of untrusted `text`, lone surrogates in its strings replaced by U+FFFD (`ValueError` if it is not JSON)."
+    try: value = json.loads(text); shown = json.dumps(value, ensure_ascii=False)
+    except RecursionError: raise ValueError('JSON nested too deeply') from None
+    return json.loads(_valid_text(shown)) if _SURROGATE.search(shown) else value
+
+# %% ../../nbs/04_interp/04_results.ipynb 20
 @dataclass(frozen=True)
 class Image:
     """A rich display output: an image produced by the code (a matplotlib figure, `IPython.display.Image`, an object
@@ -135,7 +150,7 @@ class Image:
     def bytes(self) -> bytes: return base64.b64decode(self.data)
     def to_dict(self) -> dict: return {'mime': self.mime, 'data': self.data, 'width': self.width, 'height': self.height}
 
-# %% ../../nbs/04_interp/04_results.ipynb 18
+# %% ../../nbs/04_interp/04_results.ipynb 21
 @dataclass(frozen=True)
 class RunResult:
     """What running a cell in a sandbox showed: printed output, the last expression's value, an error, images, notes,

@@ -4,8 +4,8 @@
 
 # %% ../../nbs/04_interp/03_worker.ipynb 4
 from __future__ import annotations
-import ast, base64, builtins, gc, io, linecache, os, select, signal, sys, time, traceback, types
-from .protocol import _ERROR_LENGTH_FACTOR, _IMAGE_MIMES, _MAX_OUTPUTS, _TEXT_MIMES, _FrameReader
+import ast, base64, builtins, gc, io, json, linecache, os, select, signal, sys, time, traceback, types
+from .protocol import _ERROR_LENGTH_FACTOR, _IMAGE_MIMES, _MAX_OUTPUTS, _FrameReader
 from .protocol import _FrameViolation, _decode_json, _pack_frame, _patch, _png_size, _write_all
 from .isolation import _SCRATCH, _cgroup_bases, _isolate, _python_read_paths, _remove_cgroup
 from .isolation import _CONTAINER, _PR_SET_CHILD_SUBREAPER, _container_thread_count, _end_descendants
@@ -40,6 +40,8 @@ def _cap_text(text:str, limit:int) -> tuple:
 _MAX_TRACEBACK_LINES = 100  # traceback lines kept per cell, over all its error outputs
 # base64 characters of images kept per cell: a reply stays under the host's frame limit
 _MAX_IMAGE_CHARACTERS = 8_000_000
+# formats kept of one rich output (IPython's own make at most three or four): a reply stays within the host's element budget
+_MAX_FORMATS = 6
 
 # %% ../../nbs/04_interp/03_worker.ipynb 15
 class _CellOutputs:
@@ -72,43 +74,67 @@ def stream(self:_CellOutputs, name:str, text:str):
     else: self._add({'output_type': 'stream', 'name': name, 'text': kept})
 
 @_patch
-def rich(self:_CellOutputs, output_type:str, data:dict, execution_count:int|None=None):
-    "A `display_data` or `execute_result`: the text and image formats a model or a notebook can use, capped."
-    kept = {}
+def rich(self:_CellOutputs, output_type:str, data:dict, execution_count:int|None=None, metadata:dict|None=None):
+    """A `display_data` or `execute_result` with the formats and metadata IPython made, capped; JSON values
+    (`application/json`, `...+json`) and the metadata travel as JSON text, so a reply's element count stays bounded."""
+    kept, encoded = {}, {}
     for mime, content in data.items():
+        if not isinstance(mime, str) or (len(kept) + len(encoded) >= _MAX_FORMATS and mime != 'text/plain'): continue
         if mime in _IMAGE_MIMES:
             if isinstance(content, (bytes, bytearray)): content = base64.b64encode(content).decode()
             if not isinstance(content, str): continue
             if self.image_characters + len(content) > _MAX_IMAGE_CHARACTERS: self.outputs_dropped += 1; continue
             self.image_characters += len(content)
             kept[mime] = content
-        elif mime in _TEXT_MIMES and isinstance(content, str):
-            text, dropped = _cap_text(content, self.max_output)
-            # a cut-off HTML or SVG document is no use: the plain text stays
-            if dropped and mime != 'text/plain': continue
-            self.text_dropped += dropped
-            kept[mime] = text
-    if not kept: return
-    output = {'output_type': output_type, 'data': kept, 'metadata': {}}
+            continue
+        if mime.startswith('image/') and mime != 'image/svg+xml': continue  # an image in another format: not shown
+        if isinstance(content, str): text, into = content, kept
+        elif mime == 'application/json' or mime.endswith('+json'):
+            try: text, into = json.dumps(content), encoded
+            except (TypeError, ValueError, RecursionError): continue
+        else: continue  # bytes of a format that is not an image (a PDF): not kept
+        text, dropped = _cap_text(text, self.max_output)
+        # a cut-off HTML document or JSON value is no use: the plain text stays
+        if dropped and mime != 'text/plain': continue
+        self.text_dropped += dropped
+        into[mime] = text
+    if not kept and not encoded: return
+    output = {'output_type': output_type, 'data': kept, 'metadata': _metadata_text(metadata, self.max_output)}
+    if encoded: output['json_data'] = encoded
     if output_type == 'execute_result': output['execution_count'] = execution_count
     self._add(output)
 
+def _metadata_text(metadata:dict|None, limit:int) -> dict|str:
+    "An output's metadata as JSON text (`{}` when there is none, or it cannot be sent whole)."
+    if not metadata: return {}
+    try: text = json.dumps(metadata)
+    except (TypeError, ValueError, RecursionError): return {}
+    return text if len(text) <= limit else {}
+
 # %% ../../nbs/04_interp/03_worker.ipynb 19
 @_patch
-def error(self:_CellOutputs, exception:BaseException, traceback_text:str):
-    "An `error` output: the exception's type and message, and its (already shortened) traceback as lines."
-    message = (exception.msg or '') if isinstance(exception, SyntaxError) else str(exception)
+def error(self:_CellOutputs, exception:BaseException, traceback_text:str, traceback_parts:list|None=None):
+    """An `error` output as Jupyter's kernel makes it: the exception's type, its `str()`, and IPython's traceback
+    (`traceback_parts`, ANSI colours included) or else `traceback_text`'s lines; `traceback_text` is what the model reads."""
+    try: message = str(exception)
+    except Exception: message = f'<{type(exception).__name__}: str() failed>'
     # the cell's error, even when no output has room
     self.error_text = traceback_text[:_ERROR_LENGTH_FACTOR * self.max_output]
+    parts = self.error_text.splitlines() if traceback_parts is None else [str(part) for part in traceback_parts]
     self._add({'output_type': 'error', 'ename': type(exception).__name__, 'evalue': _cap_text(message, self.max_output)[0],
-               'traceback': self._traceback_lines(traceback_text[:_ERROR_LENGTH_FACTOR * self.max_output].splitlines())})
+               'traceback': self._traceback_lines(parts)})
 
 @_patch
 def _traceback_lines(self:_CellOutputs, lines:list) -> list:
-    "The last lines of a traceback that fit the cell's budget (at least the exception line)."
-    kept = lines[-max(_MAX_TRACEBACK_LINES - self.traceback_lines, 1):]
+    """The last lines (or parts) of a traceback that fit the cell's budget of lines and of `_ERROR_LENGTH_FACTOR *
+    max_output` characters, each cut at `max_output` (at least the exception's own)."""
+    kept, characters = [], 0
+    for line in reversed(lines[-max(_MAX_TRACEBACK_LINES - self.traceback_lines, 1):]):
+        line = line[:self.max_output]
+        if kept and characters + len(line) > _ERROR_LENGTH_FACTOR * self.max_output: break
+        kept.append(line); characters += len(line)
     self.traceback_lines += len(kept)
-    return kept
+    return kept[::-1]
 
 # %% ../../nbs/04_interp/03_worker.ipynb 20
 class _CellStream(io.TextIOBase):
@@ -124,6 +150,10 @@ class _CellStream(io.TextIOBase):
         return len(text)
 
 # %% ../../nbs/04_interp/03_worker.ipynb 23
+def _cell_name(filename:str) -> str:
+    "The name a model reads of a cell's code: `<cell-3>` for IPython's `<cell-3>.py` (below)."
+    return filename[:-3] if filename.startswith('<cell-') and filename.endswith('>.py') else filename
+
 def _short_traceback(exception:BaseException, # The exception raised by a cell
                      max_lines:int=40, # Keep at most this many lines (the last ones)
                     ) -> str:
@@ -138,14 +168,34 @@ def _short_traceback(exception:BaseException, # The exception raised by a cell
         package = os.path.dirname(ipython.__file__) + os.sep
         kept = [entry for entry in summary.stack if not entry.filename.startswith(package)]
         summary.stack = traceback.StackSummary.from_list(kept)
+    for entry in summary.stack: entry.filename = _cell_name(entry.filename)
+    if getattr(summary, 'filename', None): summary.filename = _cell_name(summary.filename)  # a SyntaxError's
     lines = ''.join(summary.format()).splitlines()
     if len(lines) > max_lines: lines = ['Traceback (most recent call last):', '  ...'] + lines[-max_lines:]
     return '\n'.join(lines)
 
-# %% ../../nbs/04_interp/03_worker.ipynb 25
-def _png_image(data:bytes) -> dict:
+# %% ../../nbs/04_interp/03_worker.ipynb 24
+def _drop_own_frames(exception:BaseException, # The exception a cell raised
+                     chained:int=16, # Look at most this far along its `__context__` chain
+                     own:str|None=None, # The file whose frames are cut (None: this module's)
+                    ):
+    """Cut this module's frames (the interrupt handler, the fork wrapper) off the end of `exception`'s traceback, and of
+    the exceptions it chains to, before IPython formats it: they are not the user's, and a kernel has none."""
+    own, seen = own or _short_traceback.__code__.co_filename, set()
+    while exception is not None and id(exception) not in seen and len(seen) < chained:
+        seen.add(id(exception))
+        frame, kept = exception.__traceback__, None
+        while frame is not None:
+            if frame.tb_frame.f_code.co_filename != own: kept = frame
+            frame = frame.tb_next
+        if kept is None: exception.__traceback__ = None  # all of it ours
+        else: kept.tb_next = None
+        exception = exception.__context__
+
+# %% ../../nbs/04_interp/03_worker.ipynb 27
+def _png_image(data:bytes, text:str='') -> dict:
     width, height = _png_size(data)
-    return {'mime': 'image/png', 'data': base64.b64encode(data).decode(), 'width': width, 'height': height}
+    return {'mime': 'image/png', 'data': base64.b64encode(data).decode(), 'width': width, 'height': height, 'text': text}
 
 def _collect_figures(max_images:int=8) -> list:
     "Render and close every open matplotlib figure, if the cell used pyplot."
@@ -153,13 +203,13 @@ def _collect_figures(max_images:int=8) -> list:
     if pyplot is None: return []
     images = []
     for number in pyplot.get_fignums()[:max_images]:
-        buffer = io.BytesIO()
-        pyplot.figure(number).savefig(buffer, format='png', bbox_inches='tight')
-        images.append(_png_image(buffer.getvalue()))
+        buffer, figure = io.BytesIO(), pyplot.figure(number)
+        figure.savefig(buffer, format='png', bbox_inches='tight')
+        images.append(_png_image(buffer.getvalue(), repr(figure)))
     pyplot.close('all')
     return images
 
-# %% ../../nbs/04_interp/03_worker.ipynb 27
+# %% ../../nbs/04_interp/03_worker.ipynb 29
 def _end_child_processes():
     """As PID 1 of a PID namespace: kill every other process in it and reap them all. In container mode: kill and reap
     every descendant, found as a subreaper. Elsewhere: reap exited children."""
@@ -176,7 +226,7 @@ def _end_child_processes():
         except ChildProcessError: return
         if pid == 0: return
 
-# %% ../../nbs/04_interp/03_worker.ipynb 28
+# %% ../../nbs/04_interp/03_worker.ipynb 30
 def _leftover_threads(wait:float=0.2) -> int:
     """How many threads besides this one are still running after `wait` seconds (counted by the kernel, so C threads
     too). A stat, not a directory listing: a cell that used up its descriptors leaves none to open."""
@@ -186,7 +236,7 @@ def _leftover_threads(wait:float=0.2) -> int:
         if not others or time.monotonic() >= deadline: return others
         time.sleep(0.005)
 
-# %% ../../nbs/04_interp/03_worker.ipynb 30
+# %% ../../nbs/04_interp/03_worker.ipynb 32
 import _signal
 _SIGNALS = tuple(sorted(int(number) for number in signal.valid_signals()))
 _block_signals, _handler_of, _set_handler = getattr(_signal, 'pthread_sigmask', None), _signal.getsignal, _signal.signal
@@ -226,7 +276,7 @@ def _set_monitoring(events:list, off:bool):
         if code is None: _monitoring.set_events(tool, 0 if off else chosen)
         else: _monitoring.set_local_events(tool, code, 0 if off else chosen)
 
-# %% ../../nbs/04_interp/03_worker.ipynb 31
+# %% ../../nbs/04_interp/03_worker.ipynb 33
 def _shut_window() -> tuple:
     """Stop everything of the session that could run code until the next request is read; return (what to put back,
     whether it held)."""
@@ -263,10 +313,10 @@ def _thread_count() -> int:
     if _CONTAINER: return _container_thread_count()
     return _os_stat('/proc/self/task').st_nlink - 2
 
-# %% ../../nbs/04_interp/03_worker.ipynb 34
+# %% ../../nbs/04_interp/03_worker.ipynb 36
 _SandboxShell = None
 
-# %% ../../nbs/04_interp/03_worker.ipynb 35
+# %% ../../nbs/04_interp/03_worker.ipynb 37
 def _shell_class():
     """IPython's `InteractiveShell`, adapted to a sandbox worker (IPython is imported on first use: only the worker
     needs it)."""
@@ -276,19 +326,19 @@ def _shell_class():
     from IPython.core.displayhook import DisplayHook
     from IPython.core.displaypub import DisplayPublisher
     from IPython.core.profiledir import ProfileDir
-    from IPython.core.error import UsageError
 
     class ResultHook(DisplayHook):
         "The value of a cell's last expression becomes an `execute_result` (the base class keeps `_`, `__` and `Out`)."
         def write_output_prompt(self): pass
         def log_output(self, format_dict): pass
         def write_format_data(self, format_dict, md_dict=None):
-            if self.shell.outputs is not None: self.shell.outputs.rich('execute_result', format_dict, self.prompt_count)
+            if self.shell.outputs is not None:
+                self.shell.outputs.rich('execute_result', format_dict, self.prompt_count, md_dict)
 
     class Publisher(DisplayPublisher):
         "`display()` anywhere in a cell becomes a `display_data` output."
         def publish(self, data, metadata=None, source=None, *, transient=None, update=False, **kwargs):
-            if self.shell.outputs is not None: self.shell.outputs.rich('display_data', data)
+            if self.shell.outputs is not None: self.shell.outputs.rich('display_data', data, metadata=metadata)
         def clear_output(self, wait=False):
             if self.shell.outputs is not None: self.shell.outputs.clear()
 
@@ -310,22 +360,21 @@ def _shell_class():
 
         def _ipython_dir_changed(self, change): pass  # InteractiveShell's observer would create `ipython_dir`
 
-        def showtraceback(self, exc_tuple=None, filename=None, tb_offset=None, exception_only=False, running_compiled_code=False):
-            try: _, exception, _ = self._get_exc_info(exc_tuple)
-            except ValueError: return
-            if isinstance(exception, KeyboardInterrupt) and getattr(self, 'kernel', None) is not None:
+        def showtraceback(self, exc_tuple=None, *arguments, **options):
+            "IPython's, without this module's frames at the end of the traceback (a kernel has no interrupt handler there)."
+            try: _drop_own_frames(self._get_exc_info(exc_tuple)[1])
+            except ValueError: pass
+            return super().showtraceback(exc_tuple, *arguments, **options)
+        def _showtraceback(self, etype, evalue, stb):
+            "IPython's traceback of `evalue` (`stb`, its parts) becomes an `error` output, as Jupyter's kernel sends it."
+            if isinstance(evalue, KeyboardInterrupt) and getattr(self, 'kernel', None) is not None:
                 self.kernel.stop_repeating()
-            if self.outputs is None: return
-            # a misused magic: no traceback
-            if isinstance(exception, UsageError): self.outputs.error(exception, f'UsageError: {exception}')
-            else: self.outputs.error(exception, _short_traceback(exception))
+            if self.outputs is not None: self.outputs.error(evalue, _short_traceback(evalue), stb)
         def _format_exception_for_storage(self, exception, filename=None, running_compiled_code=False):
             """History keeps the short traceback (IPython's own parses the cell with stack_data: seconds, the first
             time)."""
             return {'ename': type(exception).__name__, 'evalue': _cap_text(str(exception), 1000)[0],
                     'traceback': _short_traceback(exception).splitlines()}
-        def showsyntaxerror(self, filename=None, running_compiled_code=False): self.showtraceback()
-        def showindentationerror(self): self.showtraceback()
         def enable_gui(self, gui=None): pass
 
         def system(self, cmd):
@@ -345,24 +394,26 @@ def _shell_class():
     _SandboxShell = SandboxShell
     return SandboxShell
 
-# %% ../../nbs/04_interp/03_worker.ipynb 36
+# %% ../../nbs/04_interp/03_worker.ipynb 38
 def _new_shell():
-    "A fresh sandbox shell: in-memory history, no profile directory on disk, cells named `<cell-N>` in tracebacks."
+    "A fresh sandbox shell: in-memory history, no profile directory on disk, cells named `<cell-N>.py` in tracebacks."
     from traitlets.config import Config
     shell_class = _shell_class()
     config = Config()
     config.HistoryManager.hist_file = ':memory:'
-    config.InteractiveShell.colors = 'nocolor'  # help and magics write no ANSI colour codes
-    config.PlainTextFormatter.pprint = False  # values as `repr` gives them: one line, as Python shows them
+    config.InteractiveShell.colors = 'nocolor'  # help and magics write no ANSI colour codes to stdout
     location = f'{_SCRATCH}/.ipython'  # named, never created
     profile = shell_class.profile_class(location=f'{location}/profile_default')
     shell = shell_class(config=config, ipython_dir=location, profile_dir=profile)
-    shell.compile.get_code_name = lambda raw_code, transformed_code, number: f'<cell-{number}>'
+    # a `.py` name no file has, as ipykernel's: IPython then formats the cell's frames as the kernel's (the model reads `<cell-N>`)
+    shell.compile.get_code_name = lambda raw_code, transformed_code, number: f'<cell-{number}>.py'
+    # an error output keeps IPython's colours, as Jupyter's kernel sends them (the model reads the short traceback)
+    for formatter in (shell.InteractiveTB, shell.SyntaxTB): formatter.set_theme_name('neutral')
     # `get_ipython()` finds it (IPython's formatters ask)
     shell_class._instance = _shell_class().__mro__[1]._instance = shell
     return shell
 
-# %% ../../nbs/04_interp/03_worker.ipynb 38
+# %% ../../nbs/04_interp/03_worker.ipynb 40
 class _Kernel:
     "The worker's side of a session: an IPython shell with a persistent namespace that runs cells like a notebook."
     def __init__(self, shell=None):
@@ -388,7 +439,7 @@ class _Kernel:
         finally:
             if self.interrupted and self.running and os.getpid() == self.pid: raise KeyboardInterrupt()
 
-# %% ../../nbs/04_interp/03_worker.ipynb 40
+# %% ../../nbs/04_interp/03_worker.ipynb 42
 @_patch
 def _share_event_loop(self:_Kernel):
     """One event loop for top-level `await` (IPython's) and for `asyncio.get_event_loop()` in plain cells, so tasks
@@ -411,7 +462,7 @@ def _event_loops(self:_Kernel) -> list:
     loops.append(getattr(local, '_loop', None))
     return [loop for index, loop in enumerate(loops) if loop is not None and loop not in loops[:index]]
 
-# %% ../../nbs/04_interp/03_worker.ipynb 42
+# %% ../../nbs/04_interp/03_worker.ipynb 44
 @_patch
 def _stop_default_executors(self:_Kernel):
     """asyncio's own thread pool (`asyncio.to_thread`, `run_in_executor(None, ...)`) keeps idle threads: shut it
@@ -434,12 +485,13 @@ def _stop_script_loop(self:_Kernel):
     script_magics = getattr(getattr(self.shell, 'magics_manager', None), 'registry', {}).get('ScriptMagics')
     if script_magics is not None and hasattr(script_magics, 'stop_event_loop'): script_magics.stop_event_loop()
 
-# %% ../../nbs/04_interp/03_worker.ipynb 44
+# %% ../../nbs/04_interp/03_worker.ipynb 46
 @_patch
 def run(self:_Kernel, code:str, max_output:int) -> dict:
     "Run one cell; return the reply message."
     if not self.loop_shared:  # in the session, on its first cell: never in the template
         if not isinstance(self.shell, _PlainShell): self._share_event_loop()
+        _choose_figure_backend(self.shell)
         os.fork = self._fork_checking_interrupt
     outputs = self.shell.outputs = _CellOutputs(max_output)
     saved = sys.stdout, sys.stderr
@@ -455,6 +507,9 @@ def run(self:_Kernel, code:str, max_output:int) -> dict:
             self._stop_script_loop()
             self._stop_default_executors()
         interrupted = isinstance(result.error_in_exec, KeyboardInterrupt)
+        if result.error_in_exec is not None and outputs.error_text is None:  # printed by IPython (a UsageError): the model
+            failure = result.error_in_exec                                    # still reads the error
+            outputs.error_text = f'UsageError: {failure}' if type(failure).__name__ == 'UsageError' else _short_traceback(failure)
     except KeyboardInterrupt as exception:  # the interrupt landed in IPython's own code, around the cell's
         interrupted = True
         outputs.error(exception, 'KeyboardInterrupt')
@@ -464,13 +519,13 @@ def run(self:_Kernel, code:str, max_output:int) -> dict:
         if os.getpid() != self.pid: os._exit(1)
     try:
         for figure in _collect_figures():
-            outputs.rich('display_data', {'image/png': figure['data'], 'text/plain': '<Figure>'})
+            outputs.rich('display_data', {'image/png': figure['data'], 'text/plain': figure['text']})
     except Exception as exception: outputs.stream('stderr', f'(could not render a figure: {exception!r})\n')
     finally: self.shell.outputs = None
     return {'outputs': outputs.outputs, 'output_dropped': outputs.stream_dropped, 'value_dropped': outputs.text_dropped,
             'outputs_dropped': outputs.outputs_dropped, 'interrupted': interrupted, 'error': outputs.error_text}
 
-# %% ../../nbs/04_interp/03_worker.ipynb 45
+# %% ../../nbs/04_interp/03_worker.ipynb 47
 _warm_shell = None  # made once in the template process: every session forked from it starts with IPython loaded
 
 def _warm_up_shell():
@@ -497,7 +552,7 @@ def _warm_up_shell():
     shell.outputs = None
     _warm_shell = shell
 
-# %% ../../nbs/04_interp/03_worker.ipynb 47
+# %% ../../nbs/04_interp/03_worker.ipynb 49
 class _PlainShell:
     """The cell runner where IPython cannot be imported (an interpreter without it): plain Python semantics, no magics
     or `!`."""
@@ -528,7 +583,8 @@ class _PlainShell:
             value = self._execute(last) if last is not None else None
             if value is not None and not code.rstrip().endswith(';'):
                 self.user_ns['_'] = value
-                data = {'text/plain': repr(value)}
+                import pprint  # long containers wrapped as IPython's printer wraps them
+                data = {'text/plain': pprint.pformat(value, width=79, sort_dicts=False)}
                 if hasattr(type(value), '_repr_png_'): data['image/png'] = value._repr_png_()
                 self.outputs.rich('execute_result', data, number)
         except BaseException as exception:
@@ -541,7 +597,14 @@ def _new_shell_or_plain():
     try: return _new_shell()
     except ImportError: return _PlainShell()
 
-# %% ../../nbs/04_interp/03_worker.ipynb 51
+def _choose_figure_backend(shell):
+    """Keep matplotlib's inline backend (the session's `MPLBACKEND`) only where it can work: it needs IPython's shell and
+    `matplotlib-inline`. Elsewhere `Agg`, whose figures are rendered when the cell ends."""
+    if not os.environ.get('MPLBACKEND', '').endswith('backend_inline'): return
+    import importlib.util
+    if isinstance(shell, _PlainShell) or importlib.util.find_spec('matplotlib_inline') is None: os.environ['MPLBACKEND'] = 'Agg'
+
+# %% ../../nbs/04_interp/03_worker.ipynb 53
 def _serve(kernel:_Kernel, # Runs one cell: `kernel.run(code, max_output) -> reply dict` (the seam a different kernel plugs into)
            request_fd:int, # Pipe end the worker reads requests from
            reply_fd:int, # Pipe end the worker writes replies to
@@ -579,7 +642,7 @@ def _serve(kernel:_Kernel, # Runs one cell: `kernel.run(code, max_output) -> rep
         reply['id'] = request.get('id')
         _write_all(reply_fd, _pack_frame(reply))
 
-# %% ../../nbs/04_interp/03_worker.ipynb 52
+# %% ../../nbs/04_interp/03_worker.ipynb 54
 def _point_standard_fds_at_null():
     "Make fds 0, 1 and 2 refer to /dev/null (C-level writes cannot reach the protocol), without closing any of them."
     null = os.open(os.devnull, os.O_RDWR)
@@ -608,7 +671,7 @@ def _bootstrap_session(request_fd:int, # Pipe end the worker reads requests from
     _serve(kernel, request_fd, reply_fd, keep_background)
     os._exit(0)
 
-# %% ../../nbs/04_interp/03_worker.ipynb 54
+# %% ../../nbs/04_interp/03_worker.ipynb 56
 def _remove_host_cgroups(host_pid:int):
     "Remove the cgroups the host process `host_pid` made for its sessions (once their processes are gone)."
     for base in _cgroup_bases().values():
@@ -627,7 +690,7 @@ def _remove_host_scratch(host_pid:int, bases:set):
             try: shutil.rmtree(os.path.join(base, name))
             except OSError: pass
 
-# %% ../../nbs/04_interp/03_worker.ipynb 55
+# %% ../../nbs/04_interp/03_worker.ipynb 57
 def _template_main():
     "Entry point of the template process: fork a session bootstrap for each pair of pipe ends the host sends on fd 0."
     import socket
