@@ -246,27 +246,10 @@ def _all_refused(calls:list) -> bool:
 
 class _Block:
     "A block that ends at a closing marker (consumed) or a stopping marker (not consumed)."
-    __slots__ = (
-        'start',
-        'body_start',
-        'closers',
-        'stoppers',
-        'reader',
-        'search_from',
-        'longest',
-        'name',
-        'arguments',
-        'preview',
-        'ends',
-    )
+    __slots__ = ('start', 'body_start', 'closers', 'stoppers', 'reader', 'search_from', 'longest', 'name', 'arguments',
+                 'preview', 'ends')
     def __init__(self, start, body_start, closers, stoppers, reader, name=None):
-        self.start, self.body_start, self.closers, self.stoppers, self.reader = (
-            start,
-            body_start,
-            closers,
-            stoppers,
-            reader,
-        )
+        self.start, self.body_start, self.closers, self.stoppers, self.reader = start, body_start, closers, stoppers, reader
         self.search_from = body_start
         markers = closers + stoppers
         self.longest = max(map(len, markers))
@@ -551,18 +534,8 @@ def _finish_block(self:_Scanner, text, final):
         start, state, stop = block.arguments
         if stop is None: stop = _scan_value(text, state, final=True)
         call = calls[0]   # built directly: `dataclasses.replace` costs as much as the rest of the close
-        calls = [
-            _RawCall(
-                call.name,
-                call.arguments,
-                call.id,
-                call.text_keys,
-                call.span,
-                text[start : min(stop, best)],
-                call.reason,
-                call.json_slot,
-            )
-        ]
+        calls = [_RawCall(call.name, call.arguments, call.id, call.text_keys, call.span, text[start:min(stop, best)],
+                          call.reason, call.json_slot)]
     if calls:
         # A block the text ended inside (or the next opener of its kind interrupted) was cut off, unless its body is a
         # JSON value that closed (servers that stop generation at `</tool_call>` drop only the tag). Only a body
@@ -768,6 +741,8 @@ def _run(self:ToolCallStreamParser, final:bool, events:list|None=None, marked:bo
     "Scan the buffer from the current position; `marked`: the caller already knows a marker starts in it."
     events = [] if events is None else events
     buffer, position, scanner = self._buffer, self._position, self._scanner
+    # the last few steps, and the last run of copies looked at (its last copies need no second look): see `_repeat`
+    steps, repeated = [], None
     while True:
         if marked: marked = False
         elif (not final and scanner.pending is None and scanner.mode is None and scanner.expect is None
@@ -777,13 +752,22 @@ def _run(self:ToolCallStreamParser, final:bool, events:list|None=None, marked:bo
             if end > position: self._segment('text', buffer[position:end], position, end, events)
             position = end
             break
+        # a clean state: what the copies of this step's text start from too (see `_repeat`)
+        clean = (scanner.pending is None and scanner.mode is None and scanner.expect is None
+                 and scanner.after_call is None and self._announced is None)
+        before = (scanner.budget.remaining, scanner.budget.attempts, len(self._calls), len(self._refusals),
+                  self._found) if clean else None
         segment = scanner.step(buffer, position, final)
         if segment is None: break
         new_position, kind, payload = segment
         # defensive: always progress
         if new_position <= position: new_position, kind, payload = position + 1, 'text', buffer[position]
         self._segment(kind, payload, position, new_position, events)
-        position = new_position
+        if _REPEATS:
+            steps.append((position, new_position, kind, payload, before))
+            if len(steps) > _REPEAT_STEPS: del steps[0]
+            position, repeated = self._repeat(buffer, steps, events, repeated)
+        else: position = new_position
     if scanner.pending is not None and events is not _NO_EVENTS: self._announce(buffer, events)
     if position and (final or position * 2 >= len(buffer)):
         self._buffer = None; buffer = buffer[position:]; self._buffer = buffer
@@ -792,6 +776,78 @@ def _run(self:ToolCallStreamParser, final:bool, events:list|None=None, marked:bo
     self._settle()
     return _merge_text(events) if len(events) > 1 and events is not _NO_EVENTS else events
 
+# %% ../../nbs/03_parse/02_core.ipynb 44
+_REPEATS = True   # take a repeated unit's copies as read
+_REPEAT_STEPS = 4   # a unit is at most this many steps
+_LOOK_BEHIND, _LOOK_AHEAD = 256, 4096
+
+@patch
+def _repeat(self:ToolCallStreamParser, buffer:str, steps:list, events, repeated):
+    "After each step: (where the scan goes on, the run looked at), past the copies of the last steps' text taken as read."
+    end, scanner = steps[-1][1], self._scanner
+    if (scanner.pending is not None or scanner.mode is not None or scanner.expect is not None
+            or scanner.after_call is not None or self._announced is not None): return end, repeated
+    budget = (scanner.budget.remaining, scanner.budget.attempts)
+    for first in range(len(steps) - 1, -1, -1):   # the shortest unit first
+        start, before = steps[first][0], steps[first][4]
+        if before is None: continue
+        if before[:2] != budget: break   # repair spent: a copy might find none left
+        length = end - start
+        if end + length > len(buffer) or buffer[end] != buffer[start]: continue
+        unit = buffer[start:end]
+        if not buffer.startswith(unit, end): continue
+        if repeated is not None and repeated[0] == unit and end < repeated[1]: return end, repeated   # counted
+        back = start   # the copies before it must fill its look-behind
+        while back > start - _LOOK_BEHIND:
+            back -= length
+            if back < 0 or not buffer.startswith(unit, back): break
+        else:
+            run_end = end   # the end of the run of copies
+            while buffer.startswith(unit, run_end): run_end += length
+            copies = (run_end - _LOOK_AHEAD - start) // length - 1   # those whose look-ahead stays inside the run
+            if copies > 0: self._copies(buffer, steps[first:], copies, length, events)
+            return end + max(0, copies) * length, (unit, run_end)
+    return end, repeated
+
+# %% ../../nbs/03_parse/02_core.ipynb 45
+@patch
+def _copies(self:ToolCallStreamParser, buffer:str, steps:list, copies:int, length:int, events):
+    "Take `copies` copies of the text `steps` read, each `length` characters on from the last, as read."
+    end, (start, step_end, kind, payload, before) = steps[-1][1], steps[0]
+    if len(steps) == 1 and kind == 'text' and payload is not None and len(payload) == length:   # prose: one piece
+        return self._segment('text', buffer[end:end + copies * length], end, end + copies * length, events)
+    fast = events is _NO_EVENTS   # one-shot: the unit's calls and refusals are copied, not read again
+    calls, refusals, found = self._calls[before[2]:], self._refusals[before[3]:], self._found - before[4]
+    for shift in range(length, (copies + 1) * length, length):
+        for start, step_end, kind, payload, _ in steps:
+            if not (fast and kind in ('calls', 'rejected')):
+                self._segment(kind, _moved(kind, payload, shift), start + shift, step_end + shift, events)
+        if fast:
+            for call in calls:
+                self._calls.append(ToolCall(call.name, _fresh(call.arguments), call.start + shift, call.end + shift,
+                                            call.format, call.id, call.complete))
+            for refusal in refusals:
+                self._refusals.append(RejectedCall(refusal.name, refusal.reason, refusal.start + shift,
+                                                   refusal.end + shift, refusal.format))
+            self._found += found
+
+def _moved(kind:str, payload, shift:int):
+    "A step's segment payload for the copy of its text `shift` characters further on: positions moved, calls new."
+    if kind == 'calls':
+        found_format, calls, block_start, body_start, cut_off = payload
+        calls = [_RawCall(call.name, _fresh(call.arguments), call.id, call.text_keys, call.span, call.arguments_text,
+                          call.reason, call.json_slot) for call in calls]
+        return found_format, calls, block_start + shift, None if body_start is None else body_start + shift, cut_off
+    if kind == 'rejected': return payload[:3] + (payload[3] + shift,)
+    return payload
+
+def _fresh(value):
+    "A copy of a decoded value's lists and dicts: no two calls share one."
+    if isinstance(value, dict): return {key: _fresh(item) for key, item in value.items()}
+    if isinstance(value, list): return [_fresh(item) for item in value]
+    return value
+
+# %% ../../nbs/03_parse/02_core.ipynb 48
 @patch
 def _settle(self:ToolCallStreamParser):
     "Whether the next chunk may take `feed`'s prose lane: nothing pending and a short held tail, alone in the buffer."
@@ -810,7 +866,7 @@ def _settle(self:ToolCallStreamParser):
         self._buffer = self._buffer[position:]
         self._offset += position; scanner.shift(position)
 
-# %% ../../nbs/03_parse/02_core.ipynb 43
+# %% ../../nbs/03_parse/02_core.ipynb 49
 @patch
 def _announce(self:ToolCallStreamParser, buffer:str, events:list):
     "Announce the pending call once its name is known, then send its raw argument text as it arrives."
@@ -842,7 +898,7 @@ def _notice_syntax(self:ToolCallStreamParser, text:str):
         if word in window: self._saw = True; break
     self._tail = window[-_SYNTAX_TAIL:]
 
-# %% ../../nbs/03_parse/02_core.ipynb 44
+# %% ../../nbs/03_parse/02_core.ipynb 50
 @patch
 def _segment(self:ToolCallStreamParser, kind, payload, start, end, events):
     if self._announced is not None and kind != 'calls': self._abandon(events)
@@ -870,14 +926,8 @@ def _segment(self:ToolCallStreamParser, kind, payload, start, end, events):
         for number, raw in enumerate(raw_calls, 1):
             complete = not (cut_off and number == len(raw_calls))   # only the last call of a cut-off block was cut
             if several and raw.span is not None and body_start is not None:
-                self._call(
-                    raw,
-                    found_format,
-                    self._offset + body_start + raw.span[0],
-                    self._offset + body_start + raw.span[1],
-                    events,
-                    complete,
-                )
+                self._call(raw, found_format, self._offset + body_start + raw.span[0],
+                           self._offset + body_start + raw.span[1], events, complete)
             else: self._call(raw, found_format, self._offset + block_start, self._offset + end, events, complete)
 
 @patch
@@ -885,7 +935,7 @@ def _refuse(self:ToolCallStreamParser, refusal:RejectedCall, events):
     self._refusals.append(refusal)
     if events is not _NO_EVENTS: events.append(CallRejected(refusal.name, refusal.reason))
 
-# %% ../../nbs/03_parse/02_core.ipynb 45
+# %% ../../nbs/03_parse/02_core.ipynb 51
 @patch
 def _call(self:ToolCallStreamParser, raw:_RawCall, found_format, start, end, events, complete=True):
     name = self._policy.resolve(raw.name) if raw.reason is None else None
@@ -934,7 +984,7 @@ def _call(self:ToolCallStreamParser, raw:_RawCall, found_format, start, end, eve
     events.append(CallFinished(index, call))
 NOT_ALLOWED = 'not in the allow-list' # The `RejectedCall.reason` of a call to a tool outside the allow-list
 
-# %% ../../nbs/03_parse/02_core.ipynb 46
+# %% ../../nbs/03_parse/02_core.ipynb 52
 _SYNTAX_WORDS = ('tool_calls', '<tool_call', '<function_call', '<invoke')
 _SYNTAX_TAIL = max(map(len, _SYNTAX_WORDS)) - 1
 class _NoEvents(list):
@@ -954,7 +1004,7 @@ def _merge_text(events:list) -> list:
         else: merged.extend(run)
     return merged
 
-# %% ../../nbs/03_parse/02_core.ipynb 49
+# %% ../../nbs/03_parse/02_core.ipynb 55
 def parse_tool_calls(text:str, # Model output to search for tool calls
                      tools=None, # None (any tool), or a list of tool names or schemas (the allow-list; schemas type text values)
                      *,
@@ -974,14 +1024,8 @@ def parse_tool_calls(text:str, # Model output to search for tool calls
                 offset = len(text) - len(text.lstrip())
                 cut_off = _cut_inside_value(stripped)
                 for number, raw in enumerate(raw_calls, 1):
-                    parser._call(
-                        raw,
-                        'json',
-                        offset,
-                        offset + len(stripped),
-                        _NO_EVENTS,
-                        not (cut_off and number == len(raw_calls)),
-                    )
+                    parser._call(raw, 'json', offset, offset + len(stripped), _NO_EVENTS,
+                                 not (cut_off and number == len(raw_calls)))
                 return _example_guard(parser.result, text)
         parser._scanner.loose = False
     parser._buffer = text
@@ -992,12 +1036,5 @@ def parse_tool_calls(text:str, # Model output to search for tool calls
 def _example_guard(result:ParseResult, text:str) -> ParseResult:
     "Standalone mode: a text holding a fenced code block is an example, not a call."
     if '```' not in text or not result.calls: return result
-    return ParseResult(
-        (),
-        result.saw_tool_call_syntax,
-        False,
-        result.rejected_tool_names,
-        result.text,
-        result.reasoning,
-        result.rejected,
-    )
+    return ParseResult((), result.saw_tool_call_syntax, False, result.rejected_tool_names, result.text, result.reasoning,
+                       result.rejected)
