@@ -439,9 +439,10 @@ def _prose(self:_Scanner, text, position, final):
     finder, markers = self.finder_for(text), self.markers
     while True:
         found, marker = finder.search(markers.prose, search)
-        if markers.words is not None and len(text) - search <= _WORDS_BY_PATTERN:   # a stream's buffer: one search
-            at, literal = finder.search(markers.words, search)
-            if at != -1 and (found == -1 or at < found): found, marker = at, literal
+        if markers.words is not None and len(text) - search <= _WORDS_BY_PATTERN:   # a short text: one search,
+            # up to the marker found (a word that starts after it is not the next marker)
+            word = markers.words.search(text, search, len(text) if found == -1 else found + markers.word_longest)
+            if word is not None and (found == -1 or word.start() < found): found, marker = word.start(), word.group()
         else:   # a long text: `str.find` skips to each word's first letter faster than a pattern stops at all of them
             for literal in markers.word_literals:
                 at = finder.find(literal, search)
@@ -766,6 +767,7 @@ def _run(self:ToolCallStreamParser, final:bool, events:list|None=None, marked:bo
         if _REPEATS:
             steps.append((position, new_position, kind, payload, before))
             if len(steps) > _REPEAT_STEPS: del steps[0]
+        if _REPEATS and 2 * new_position - position <= len(buffer):   # room for a copy of the last step at least
             position, repeated = self._repeat(buffer, steps, events, repeated)
         else: position = new_position
     if scanner.pending is not None and events is not _NO_EVENTS: self._announce(buffer, events)
