@@ -233,7 +233,10 @@ def _loose_hold(text:str, start:int, hold:int) -> int:
     return hold
 
 # %% ../../nbs/03_parse/02_core.ipynb 22
-_ENDS = {}   # closers + stoppers -> one compiled alternation, so a pending block looks for all its ends in one search
+_ENDS = {}   # (closers, stoppers) -> (one compiled alternation of them all, the longest): a block's ends, in one search
+def _ends(closers:tuple, stoppers:tuple) -> tuple:
+    markers = closers + stoppers
+    return _ENDS.setdefault((closers, stoppers), (re.compile('|'.join(map(re.escape, markers))), max(map(len, markers))))
 def _bare_name(calls:list, body:str) -> bool:
     """Whether a block's body is nothing but one call's name (GLM's call without arguments): left open, that is a word
     of prose (`use <tool_call> tags`)."""
@@ -251,9 +254,7 @@ class _Block:
     def __init__(self, start, body_start, closers, stoppers, reader, name=None):
         self.start, self.body_start, self.closers, self.stoppers, self.reader = start, body_start, closers, stoppers, reader
         self.search_from = body_start
-        markers = closers + stoppers
-        self.longest = max(map(len, markers))
-        self.ends = _ENDS.get(markers) or _ENDS.setdefault(markers, re.compile('|'.join(map(re.escape, markers))))
+        self.ends, self.longest = _ENDS.get((closers, stoppers)) or _ends(closers, stoppers)
         self.name = name   # the call's name when the opening already says it (Harmony), or 'hermes' to look for it
         # [start, bracket-scan state, end once closed] of a Hermes arguments object being streamed
         self.arguments = None
@@ -319,14 +320,14 @@ def _tag_opener(name:str, closers:tuple=(), preview:bool=False, block=_Block):
     """`open` for `<tag attributes>body</tag>` (the marker is `<tag` and one delimiter); the family's readers take
     `(body, scanner, attributes, opening tag)`. `closers`: more closing tags. `preview`: the body is Hermes JSON whose
     name a stream can announce early. `block`: the pending class (a `_Block` that may do more once it closed)."""
+    ends = {}   # marker -> (closers, stoppers) of its tag
     def open(scanner, text, position, marker, final):
-        tag = marker[1:-1]
         end = text.find('>', position, position + 1024)
         if end == -1: return None if not final and len(text) - position < 1024 else False
         attributes, opening = _scan_attributes(text[position + len(marker) - 1:end]), text[position:end + 1]
         def read(body, scanner): return _read(name, body, scanner, attributes, opening)
-        scanner.pending = block(position, end + 1, (f'</{tag}>',) + closers, (f'<{tag}>', f'<{tag} '), read,
-                                name='hermes' if preview else None)
+        if marker not in ends: ends[marker] = ((f'</{marker[1:-1]}>',) + closers, (f'<{marker[1:-1]}>', f'<{marker[1:-1]} '))
+        scanner.pending = block(position, end + 1, *ends[marker], read, name='hermes' if preview else None)
         return scanner.pending.resume(scanner, text, final)
     return open
 
