@@ -648,12 +648,8 @@ class ToolCallStreamParser:
         self._closed = False
         self._announced = None   # [index, name, raw argument characters sent] of a call announced before it finished
         markers = self._scanner.markers
-        self._quiet, self._word_prefixes, self._word_hold = (
-            markers.quiet.search,
-            markers.word_prefixes,
-            markers.word_hold,
-        )
-        self._settle()
+        self._quiet, self._word_prefixes, self._word_hold = markers.quiet.search, markers.word_prefixes, markers.word_hold
+        self._idle = not thinking   # what `_settle` finds: nothing pending, nothing held, unless a think block is open
 
 # %% ../../nbs/03_parse/02_core.ipynb 40
 @patch
@@ -743,8 +739,9 @@ def _run(self:ToolCallStreamParser, final:bool, events:list|None=None, marked:bo
     "Scan the buffer from the current position; `marked`: the caller already knows a marker starts in it."
     events = [] if events is None else events
     buffer, position, scanner = self._buffer, self._position, self._scanner
-    # the last few steps, and the last run of copies looked at (its last copies need no second look): see `_repeat`
-    steps, repeated = [], None
+    # the last few steps, and the last run of copies looked at (its last copies need no second look): see `_repeat`;
+    # a text shorter than one copy's window has no copy to take
+    steps, repeated, repeats = [], None, _REPEATS and len(buffer) > _LOOK_BEHIND + _LOOK_AHEAD
     while True:
         if marked: marked = False
         elif (not final and scanner.pending is None and scanner.mode is None and scanner.expect is None
@@ -755,20 +752,19 @@ def _run(self:ToolCallStreamParser, final:bool, events:list|None=None, marked:bo
             position = end
             break
         # a clean state: what the copies of this step's text start from too (see `_repeat`)
-        clean = (scanner.pending is None and scanner.mode is None and scanner.expect is None
-                 and scanner.after_call is None and self._announced is None)
-        before = (scanner.budget.remaining, scanner.budget.attempts, len(self._calls), len(self._refusals),
-                  self._found) if clean else None
+        before = (scanner.budget.remaining, scanner.budget.attempts, len(self._calls), len(self._refusals), self._found) if (
+            repeats and scanner.pending is None and scanner.mode is None and scanner.expect is None
+            and scanner.after_call is None and self._announced is None) else None
         segment = scanner.step(buffer, position, final)
         if segment is None: break
         new_position, kind, payload = segment
         # defensive: always progress
         if new_position <= position: new_position, kind, payload = position + 1, 'text', buffer[position]
         self._segment(kind, payload, position, new_position, events)
-        if _REPEATS:
+        if repeats:
             steps.append((position, new_position, kind, payload, before))
             if len(steps) > _REPEAT_STEPS: del steps[0]
-        if _REPEATS and 2 * new_position - position <= len(buffer):   # room for a copy of the last step at least
+        if repeats and 2 * new_position - position <= len(buffer):   # room for a copy of the last step at least
             position, repeated = self._repeat(buffer, steps, events, repeated)
         else: position = new_position
     if scanner.pending is not None and events is not _NO_EVENTS: self._announce(buffer, events)
