@@ -15,6 +15,14 @@ calls streamed in 64-character chunks >= 20 MB/s; every 1 MB adversarial input u
 opener (the table grew: Seed-OSS, Step-3, Functionary, Command R, the XML styles of the original specification and
 the newest open models' formats each get a hostile shape).
 
+Issue 27 adds: a 1 KB Hermes message whose arguments are one long string (json.loads at its cheapest, so the scanner's
+own cost shows; goal: with an allow-list within 5x json.loads and faster than SGLang's Hermes detector), chat text with
+a short call after every ~1.5 KB of prose (goal: streamed in 64-character chunks at least 2x SGLang's streaming
+detector), and a table of every shape of the notebook's hostile section as pure repetition at 0.5 MB and 1 MB (goal:
+under 0.5 s of CPU at 1 MB, growth at most 2.2x). Text that repeats one unit is read once per unit and its copies are
+taken as read (`_repeat` in 02_core): the repeated table measures that path; the padded hostile rows below measure
+copies that differ.
+
 Peer (issue 19): SGLang's tool-call detectors, from the `llm-router-utils` package, measured in the same run when it
 is importable. That package pins torch and transformers (about 6 GB), so it is in no extra of this project; its
 detectors only import a few packages, so install it with
@@ -106,6 +114,21 @@ def filled(unit:str, count:int, size:int) -> str:
     piece = unit + ('and then some words ' * 20)[:max(0, size // count - len(unit))]
     return (piece * count)[:size]
 
+def hermes_long_string(size:int) -> tuple:
+    "A Hermes message of `size` characters whose arguments are one long string: json.loads is at its cheapest."
+    head, tail = 'Writing the file.\n<tool_call>\n', '\n</tool_call>'
+    empty = json.dumps({'name': 'write_file', 'arguments': {'path': 'notes.txt', 'content': ''}})
+    fill = size - len(head) - len(tail) - len(empty)
+    content = ('the quick brown fox jumps over the lazy dog ' * (fill // 44 + 1))[:fill]
+    payload = json.dumps({'name': 'write_file', 'arguments': {'path': 'notes.txt', 'content': content}})
+    return head + payload + tail, payload
+
+def chat_short_calls(size:int) -> str:
+    "Chat text with a short Hermes call after every ~1.5 KB of prose, about `size` characters."
+    call = '<tool_call>\n{"name": "get_weather", "arguments": {"path": "Paris"}}\n</tool_call>'
+    piece = prose(1_500) + call + '\n'
+    return piece * max(1, size // len(piece))
+
 def chat(size:int) -> str:
     "Chat text with calls: paragraphs of prose, each followed by a 1 KB Hermes call, about `size` characters."
     message = hermes_message(1_000)[0]
@@ -168,14 +191,80 @@ HOSTILE = [('unclosed <tool_call> tags', '<tool_call>', 'hermes'),
            ('RWKV tool-call labels', '**Tool Call:**\n```json\n{"name": "a", "arguments": {', None),
            ('Solar Open 100B calls', '<|tool_call:begin|>0<|tool_call:name|>a<|tool_call:args|>{"x": [', None)]
 
+# The hostile section of nbs/03_parse/02_core.ipynb, each shape as pure repetition (no prose between copies): (name,
+# prefix, repeated unit, suffix). Issue 27: each under 0.5 s of CPU at 1 MB, and at most 2.2x the time of 0.5 MB.
+HOSTILE_REPEATED = [
+    ('<tool_call>', '', '<tool_call>', ''), ('{', '', '{', ''), ('unterminated string', '{"a": "', 'x', ''),
+    ('tool_calls words', '', 'tool_calls ', ''), ('[{', '', '[{', ''), ('{"', '', '{"', ''),
+    ('<tool_call> of "{ "', '', '<tool_call>' + '{ ' * 3_000 + '</tool_call>', ''),
+    ('<tool_call> of "x, "', '', '<tool_call>{"a": ' + 'x, ' * 2_600 + '</tool_call>', ''),
+    ('Seed-OSS openers', '', '<seed:tool_call><function=a><parameter=x>', ''), ('>>>a {', '', '>>>a\n{', ''),
+    ('Action: ```json [', '', 'Action: ```json\n[', ''), ('DSML invokes', '', '<DSMLtool_calls><DSMLinvoke name="a">', ''),
+    ('to=functions', '', ' to=functions.a<|channel|>', ''), ('<![CDATA[', '', '<![CDATA[', ''),
+    ('name-then-parameters', '', '<function_call>a</function_call><function parameter name="x">', ''),
+    ('<tool name><x>', '', '<tool name="a"><x>', ''),
+    ('spaced DSML', '', '<｜DSML｜ calls><｜DSML｜ invoke name="a"><｜DSML｜ parameter name="x" string="false">{', ''),
+    ('GCML invokes', '', '<｜GCML｜tool_calls><｜GCML｜invoke name="a">', ''),
+    (':opensource tags', '', '<tool_calls:opensource><tool_call:opensource>a<arg_key:opensource>', ''),
+    ('IQuest arg keys', '', '<iquest_tool_call>a<arg_key>', ''), ('ifm| tags', '', '<ifm|tool_calls><ifm|tool_call>a<ifm|arg_key>', ''),
+    ('Kimi K3 XTML', '', '<|open|>tools<|sep|><|open|>call tool="a"<|sep|><|open|>argument key="x" type="object"<|sep|>{', ''),
+    ('<function><param>', '', '<function name="a"><param name="x">', ''),
+    ('MiniMax M3 elements', '', ']<]minimax[>[<tool_call>]<]minimax[>[<invoke name="a"><x>', ''),
+    ('Muse channels', '', ' to=a<|message|><atem:function_calls><atem:invoke name="a">', ''), (' to=a', '', ' to=a', ''),
+    ('Gemma 4 strings', '', '<|tool_call>call:a{x:<|"|>', ''), ('Gemma 4 nesting', '<|tool_call>call:a', '{x:', ''),
+    ("[a(x='", '', "[a(x='\n", ''), ('FunctionGemma strings', '', '<start_function_call>call:a{x:<escape>', ''),
+    ('CWM tool blocks', '', '<tool: a>\n{"x": ', ''), ('Olmo 3 call lines', '', '<function_calls>a(x=1)\nb(y=[', ''),
+    ('MiniMax-M1 JSON lines', '', '<tool_calls>\n{"name": "a", "arguments": {}}\n{"name": ', ''),
+    ('Solar Open 2 arguments', '', '<|tool_call:start|>a\n<|tool_arg:start|>x<|tool_arg:value|>', ''),
+    ('Inkling blocks', '', '<|message_model|>a<|content_invoke_tool_json|>{"name": "a", "args": {', ''),
+    ('Qwen2.5-Coder <tools>', '', '<tools>\n{"name": "a", "arguments": {"x": ', ''),
+    ('TeleChat 4 param keys', '', '<tool_call>a<param_key>x</param_key><param_value>', ''),
+    ('a name then JSON', '', '<tool_call>function\na\n{"x": [', ''), ('RWKV labels', '', '**Tool Call:**\n```json\n{', ''),
+    ('<invoke><parameter>', '', '<invoke name="x"><parameter name="a">', ''),
+    ('<tool_call><invoke><parameter>', '', '<tool_call><invoke name="x"><parameter name="a">', ''),
+    ('<|end|> then brackets', '', 'a<|end|>', '{' * 450)]
+
+def repeated(prefix:str, unit:str, suffix:str, size:int) -> str:
+    "`unit` repeated between `prefix` and `suffix`, about `size` characters in all."
+    return prefix + unit * max(1, (size - len(prefix) - len(suffix)) // len(unit)) + suffix
+
+# The same openers with copies that differ (a counter in each): no unit repeats, so every copy is read. Printed for the
+# record: it is the scanner's own cost per opener.
+HOSTILE_VARIED = [('<tool_call> + counter', lambda number: f'<tool_call>{number}'),
+                  ('<invoke><parameter> + counter', lambda number: f'<invoke name="x{number}"><parameter name="a">')]
+
+def varied(make, size:int) -> str:
+    "`make(0) + make(1) + ...`, about `size` characters."
+    parts, total = [], 0
+    while total < size: parts.append(make(len(parts))); total += len(parts[-1])
+    return ''.join(parts)
+
+def run_hostile_repeated() -> list:
+    "Each repeated hostile shape at 0.5 MB and 1 MB, one-shot: best CPU time of 3, and the growth between the sizes."
+    rows = []
+    shapes = [(name, lambda size, shape=shape: repeated(*shape, size)) for name, *shape in HOSTILE_REPEATED]
+    shapes += [(name + ' (varied)', lambda size, make=make: varied(make, size)) for name, make in HOSTILE_VARIED]
+    for name, make in shapes:
+        half, full = make(500_000), make(1_000_000)
+        times = best_times({'half': lambda: parse_tool_calls(half), 'full': lambda: parse_tool_calls(full)}, 3)
+        half_cpu, full_cpu = times['half'][1], times['full'][1]
+        growth = full_cpu / half_cpu * len(half) / len(full) * 2 if half_cpu else 0.0   # as if exactly doubled
+        rows.append({'case': name, 'half_cpu_ms': half_cpu * 1e3, 'full_cpu_ms': full_cpu * 1e3, 'full_ms': times['full'][0] * 1e3,
+                     'growth': growth, 'met': full_cpu < 0.5 and growth <= 2.2})
+    return rows
+
 def cases():
     "(name, small and large inputs, payload for json.loads of each, goal, tools, SGLang parser name) per benchmark case."
     rows = []
     small, large = hermes_message(1_000), hermes_message(2_000)
     rows.append(('Hermes message, 1 call', [small, large], 'within 10x of json.loads', None, 'hermes'))
     rows.append(('Hermes 1 KB, allow-list', [small, large], 'within 5x of json.loads, < SGLang', TOOLS, 'hermes'))
+    rows.append(('Hermes 1 KB long string', [hermes_long_string(1_000), hermes_long_string(2_000)],
+                 'within 5x of json.loads, < SGLang', TOOLS, 'hermes'))
     rows.append(('prose, no calls', [(prose(100_000), None), (prose(200_000), None)], '>= 50 MB/s', None, 'hermes'))
     rows.append(('chat with calls', [(chat(100_000), None), (chat(200_000), None)], 'stream/64 >= 20 MB/s, >= 2x SGLang', None, 'hermes'))
+    rows.append(('chat, a short call per 1.5 KB', [(chat_short_calls(100_000), None), (chat_short_calls(200_000), None)],
+                 'stream/64 >= 20 MB/s, >= 2x SGLang', TOOLS, 'hermes'))
     MB = 1_000_000
     opening = 'Saving.\n<tool_call>{"name": "write_file", "arguments": {"path": "a.txt", "content": "'
     rows.append(('unterminated string', [(opening + prose(MB // 2), None), (opening + prose(MB), None)], '< 0.5 s at 1 MB', None, None))
@@ -264,6 +353,14 @@ def main():
               f" {row['stream_64_vs_parse']:>7.1f}x {row['stream_one_feed_ms']:>10.3f} {row['stream_one_feed_vs_parse']:>7.1f}x {_ms(row['sglang_ms']):>10}"
               f" {_ms(row['sglang_cpu_ms']):>8} {_ms(row['sglang_stream_64_ms']):>10}"
               f"  {row['goal']} {'ok' if row['met'] else 'MISSED'}")
+    print('\nHostile input repeated (the hostile section of nbs/03_parse/02_core.ipynb, each copy right after the last),'
+          ' one-shot, best of 3; goal: < 0.5 s of CPU at 1 MB, growth from 0.5 MB to 1 MB <= 2.2x')
+    header = f"{'case':32} {'0.5 MB CPU ms':>14} {'1 MB CPU ms':>12} {'1 MB wall ms':>13} {'growth':>7}"
+    print(header); print('-' * len(header))
+    repeated_rows = run_hostile_repeated()
+    for row in repeated_rows:
+        print(f"{row['case']:32} {row['half_cpu_ms']:>14.1f} {row['full_cpu_ms']:>12.1f} {row['full_ms']:>13.1f} {row['growth']:>6.2f}x"
+              f"  {'ok' if row['met'] else 'MISSED'}")
     if not peer:
         print('\n' + SGLANG_HINT)
         return rows

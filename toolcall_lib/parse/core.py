@@ -233,7 +233,10 @@ def _loose_hold(text:str, start:int, hold:int) -> int:
     return hold
 
 # %% ../../nbs/03_parse/02_core.ipynb 22
-_ENDS = {}   # closers + stoppers -> one compiled alternation, so a pending block looks for all its ends in one search
+_ENDS = {}   # (closers, stoppers) -> (one compiled alternation of them all, the longest): a block's ends, in one search
+def _ends(closers:tuple, stoppers:tuple) -> tuple:
+    markers = closers + stoppers
+    return _ENDS.setdefault((closers, stoppers), (re.compile('|'.join(map(re.escape, markers))), max(map(len, markers))))
 def _bare_name(calls:list, body:str) -> bool:
     """Whether a block's body is nothing but one call's name (GLM's call without arguments): left open, that is a word
     of prose (`use <tool_call> tags`)."""
@@ -246,31 +249,12 @@ def _all_refused(calls:list) -> bool:
 
 class _Block:
     "A block that ends at a closing marker (consumed) or a stopping marker (not consumed)."
-    __slots__ = (
-        'start',
-        'body_start',
-        'closers',
-        'stoppers',
-        'reader',
-        'search_from',
-        'longest',
-        'name',
-        'arguments',
-        'preview',
-        'ends',
-    )
+    __slots__ = ('start', 'body_start', 'closers', 'stoppers', 'reader', 'search_from', 'longest', 'name', 'arguments',
+                 'preview', 'ends')
     def __init__(self, start, body_start, closers, stoppers, reader, name=None):
-        self.start, self.body_start, self.closers, self.stoppers, self.reader = (
-            start,
-            body_start,
-            closers,
-            stoppers,
-            reader,
-        )
+        self.start, self.body_start, self.closers, self.stoppers, self.reader = start, body_start, closers, stoppers, reader
         self.search_from = body_start
-        markers = closers + stoppers
-        self.longest = max(map(len, markers))
-        self.ends = _ENDS.get(markers) or _ENDS.setdefault(markers, re.compile('|'.join(map(re.escape, markers))))
+        self.ends, self.longest = _ENDS.get((closers, stoppers)) or _ends(closers, stoppers)
         self.name = name   # the call's name when the opening already says it (Harmony), or 'hermes' to look for it
         # [start, bracket-scan state, end once closed] of a Hermes arguments object being streamed
         self.arguments = None
@@ -336,14 +320,14 @@ def _tag_opener(name:str, closers:tuple=(), preview:bool=False, block=_Block):
     """`open` for `<tag attributes>body</tag>` (the marker is `<tag` and one delimiter); the family's readers take
     `(body, scanner, attributes, opening tag)`. `closers`: more closing tags. `preview`: the body is Hermes JSON whose
     name a stream can announce early. `block`: the pending class (a `_Block` that may do more once it closed)."""
+    ends = {}   # marker -> (closers, stoppers) of its tag
     def open(scanner, text, position, marker, final):
-        tag = marker[1:-1]
         end = text.find('>', position, position + 1024)
         if end == -1: return None if not final and len(text) - position < 1024 else False
         attributes, opening = _scan_attributes(text[position + len(marker) - 1:end]), text[position:end + 1]
         def read(body, scanner): return _read(name, body, scanner, attributes, opening)
-        scanner.pending = block(position, end + 1, (f'</{tag}>',) + closers, (f'<{tag}>', f'<{tag} '), read,
-                                name='hermes' if preview else None)
+        if marker not in ends: ends[marker] = ((f'</{marker[1:-1]}>',) + closers, (f'<{marker[1:-1]}>', f'<{marker[1:-1]} '))
+        scanner.pending = block(position, end + 1, *ends[marker], read, name='hermes' if preview else None)
         return scanner.pending.resume(scanner, text, final)
     return open
 
@@ -456,9 +440,10 @@ def _prose(self:_Scanner, text, position, final):
     finder, markers = self.finder_for(text), self.markers
     while True:
         found, marker = finder.search(markers.prose, search)
-        if markers.words is not None and len(text) - search <= _WORDS_BY_PATTERN:   # a stream's buffer: one search
-            at, literal = finder.search(markers.words, search)
-            if at != -1 and (found == -1 or at < found): found, marker = at, literal
+        if markers.words is not None and len(text) - search <= _WORDS_BY_PATTERN:   # a short text: one search,
+            # up to the marker found (a word that starts after it is not the next marker)
+            word = markers.words.search(text, search, len(text) if found == -1 else found + markers.word_longest)
+            if word is not None and (found == -1 or word.start() < found): found, marker = word.start(), word.group()
         else:   # a long text: `str.find` skips to each word's first letter faster than a pattern stops at all of them
             for literal in markers.word_literals:
                 at = finder.find(literal, search)
@@ -551,18 +536,8 @@ def _finish_block(self:_Scanner, text, final):
         start, state, stop = block.arguments
         if stop is None: stop = _scan_value(text, state, final=True)
         call = calls[0]   # built directly: `dataclasses.replace` costs as much as the rest of the close
-        calls = [
-            _RawCall(
-                call.name,
-                call.arguments,
-                call.id,
-                call.text_keys,
-                call.span,
-                text[start : min(stop, best)],
-                call.reason,
-                call.json_slot,
-            )
-        ]
+        calls = [_RawCall(call.name, call.arguments, call.id, call.text_keys, call.span, text[start:min(stop, best)],
+                          call.reason, call.json_slot)]
     if calls:
         # A block the text ended inside (or the next opener of its kind interrupted) was cut off, unless its body is a
         # JSON value that closed (servers that stop generation at `</tool_call>` drop only the tag). Only a body
@@ -673,12 +648,8 @@ class ToolCallStreamParser:
         self._closed = False
         self._announced = None   # [index, name, raw argument characters sent] of a call announced before it finished
         markers = self._scanner.markers
-        self._quiet, self._word_prefixes, self._word_hold = (
-            markers.quiet.search,
-            markers.word_prefixes,
-            markers.word_hold,
-        )
-        self._settle()
+        self._quiet, self._word_prefixes, self._word_hold = markers.quiet.search, markers.word_prefixes, markers.word_hold
+        self._idle = not thinking   # what `_settle` finds: nothing pending, nothing held, unless a think block is open
 
 # %% ../../nbs/03_parse/02_core.ipynb 40
 @patch
@@ -769,6 +740,9 @@ def _run(self:ToolCallStreamParser, final:bool, events:list|None=None, marked:bo
     "Scan the buffer from the current position; `marked`: the caller already knows a marker starts in it."
     events = [] if events is None else events
     buffer, position, scanner = self._buffer, self._position, self._scanner
+    # the last few steps, and the last run of copies looked at (its last copies need no second look): see `_repeat`;
+    # a text shorter than one copy's window has no copy to take
+    steps, repeated, repeats = [], None, _REPEATS and len(buffer) > _LOOK_BEHIND + _LOOK_AHEAD
     while True:
         if marked: marked = False
         elif (not final and scanner.pending is None and scanner.mode is None and scanner.expect is None
@@ -778,13 +752,22 @@ def _run(self:ToolCallStreamParser, final:bool, events:list|None=None, marked:bo
             if end > position: self._segment('text', buffer[position:end], position, end, events)
             position = end
             break
+        # a clean state: what the copies of this step's text start from too (see `_repeat`)
+        before = (scanner.budget.remaining, scanner.budget.attempts, len(self._calls), len(self._refusals), self._found) if (
+            repeats and scanner.pending is None and scanner.mode is None and scanner.expect is None
+            and scanner.after_call is None and self._announced is None) else None
         segment = scanner.step(buffer, position, final)
         if segment is None: break
         new_position, kind, payload = segment
         # defensive: always progress
         if new_position <= position: new_position, kind, payload = position + 1, 'text', buffer[position]
         self._segment(kind, payload, position, new_position, events)
-        position = new_position
+        if repeats:
+            steps.append((position, new_position, kind, payload, before))
+            if len(steps) > _REPEAT_STEPS: del steps[0]
+        if repeats and 2 * new_position - position <= len(buffer):   # room for a copy of the last step at least
+            position, repeated = self._repeat(buffer, steps, events, repeated)
+        else: position = new_position
     if scanner.pending is not None and events is not _NO_EVENTS: self._announce(buffer, events)
     if position and (final or position * 2 >= len(buffer)):
         self._buffer = None; buffer = buffer[position:]; self._buffer = buffer
@@ -793,6 +776,78 @@ def _run(self:ToolCallStreamParser, final:bool, events:list|None=None, marked:bo
     self._settle()
     return _merge_text(events) if len(events) > 1 and events is not _NO_EVENTS else events
 
+# %% ../../nbs/03_parse/02_core.ipynb 44
+_REPEATS = True   # take a repeated unit's copies as read
+_REPEAT_STEPS = 4   # a unit is at most this many steps
+_LOOK_BEHIND, _LOOK_AHEAD = 256, 4096
+
+@patch
+def _repeat(self:ToolCallStreamParser, buffer:str, steps:list, events, repeated):
+    "After each step: (where the scan goes on, the run looked at), past the copies of the last steps' text taken as read."
+    end, scanner = steps[-1][1], self._scanner
+    if (scanner.pending is not None or scanner.mode is not None or scanner.expect is not None
+            or scanner.after_call is not None or self._announced is not None): return end, repeated
+    budget = (scanner.budget.remaining, scanner.budget.attempts)
+    for first in range(len(steps) - 1, -1, -1):   # the shortest unit first
+        start, before = steps[first][0], steps[first][4]
+        if before is None: continue
+        if before[:2] != budget: break   # repair spent: a copy might find none left
+        length = end - start
+        if end + length > len(buffer) or buffer[end] != buffer[start]: continue
+        unit = buffer[start:end]
+        if not buffer.startswith(unit, end): continue
+        if repeated is not None and repeated[0] == unit and end < repeated[1]: return end, repeated   # counted
+        back = start   # the copies before it must fill its look-behind
+        while back > start - _LOOK_BEHIND:
+            back -= length
+            if back < 0 or not buffer.startswith(unit, back): break
+        else:
+            run_end = end   # the end of the run of copies
+            while buffer.startswith(unit, run_end): run_end += length
+            copies = (run_end - _LOOK_AHEAD - start) // length - 1   # those whose look-ahead stays inside the run
+            if copies > 0: self._copies(buffer, steps[first:], copies, length, events)
+            return end + max(0, copies) * length, (unit, run_end)
+    return end, repeated
+
+# %% ../../nbs/03_parse/02_core.ipynb 45
+@patch
+def _copies(self:ToolCallStreamParser, buffer:str, steps:list, copies:int, length:int, events):
+    "Take `copies` copies of the text `steps` read, each `length` characters on from the last, as read."
+    end, (start, step_end, kind, payload, before) = steps[-1][1], steps[0]
+    if len(steps) == 1 and kind == 'text' and payload is not None and len(payload) == length:   # prose: one piece
+        return self._segment('text', buffer[end:end + copies * length], end, end + copies * length, events)
+    fast = events is _NO_EVENTS   # one-shot: the unit's calls and refusals are copied, not read again
+    calls, refusals, found = self._calls[before[2]:], self._refusals[before[3]:], self._found - before[4]
+    for shift in range(length, (copies + 1) * length, length):
+        for start, step_end, kind, payload, _ in steps:
+            if not (fast and kind in ('calls', 'rejected')):
+                self._segment(kind, _moved(kind, payload, shift), start + shift, step_end + shift, events)
+        if fast:
+            for call in calls:
+                self._calls.append(ToolCall(call.name, _fresh(call.arguments), call.start + shift, call.end + shift,
+                                            call.format, call.id, call.complete))
+            for refusal in refusals:
+                self._refusals.append(RejectedCall(refusal.name, refusal.reason, refusal.start + shift,
+                                                   refusal.end + shift, refusal.format))
+            self._found += found
+
+def _moved(kind:str, payload, shift:int):
+    "A step's segment payload for the copy of its text `shift` characters further on: positions moved, calls new."
+    if kind == 'calls':
+        found_format, calls, block_start, body_start, cut_off = payload
+        calls = [_RawCall(call.name, _fresh(call.arguments), call.id, call.text_keys, call.span, call.arguments_text,
+                          call.reason, call.json_slot) for call in calls]
+        return found_format, calls, block_start + shift, None if body_start is None else body_start + shift, cut_off
+    if kind == 'rejected': return payload[:3] + (payload[3] + shift,)
+    return payload
+
+def _fresh(value):
+    "A copy of a decoded value's lists and dicts: no two calls share one."
+    if isinstance(value, dict): return {key: _fresh(item) for key, item in value.items()}
+    if isinstance(value, list): return [_fresh(item) for item in value]
+    return value
+
+# %% ../../nbs/03_parse/02_core.ipynb 48
 @patch
 def _settle(self:ToolCallStreamParser):
     "Whether the next chunk may take `feed`'s prose lane: nothing pending and a short held tail, alone in the buffer."
@@ -811,7 +866,7 @@ def _settle(self:ToolCallStreamParser):
         self._buffer = self._buffer[position:]
         self._offset += position; scanner.shift(position)
 
-# %% ../../nbs/03_parse/02_core.ipynb 43
+# %% ../../nbs/03_parse/02_core.ipynb 49
 @patch
 def _announce(self:ToolCallStreamParser, buffer:str, events:list):
     "Announce the pending call once its name is known, then send its raw argument text as it arrives."
@@ -843,7 +898,7 @@ def _notice_syntax(self:ToolCallStreamParser, text:str):
         if word in window: self._saw = True; break
     self._tail = window[-_SYNTAX_TAIL:]
 
-# %% ../../nbs/03_parse/02_core.ipynb 44
+# %% ../../nbs/03_parse/02_core.ipynb 50
 @patch
 def _segment(self:ToolCallStreamParser, kind, payload, start, end, events):
     if self._announced is not None and kind != 'calls': self._abandon(events)
@@ -871,14 +926,8 @@ def _segment(self:ToolCallStreamParser, kind, payload, start, end, events):
         for number, raw in enumerate(raw_calls, 1):
             complete = not (cut_off and number == len(raw_calls))   # only the last call of a cut-off block was cut
             if several and raw.span is not None and body_start is not None:
-                self._call(
-                    raw,
-                    found_format,
-                    self._offset + body_start + raw.span[0],
-                    self._offset + body_start + raw.span[1],
-                    events,
-                    complete,
-                )
+                self._call(raw, found_format, self._offset + body_start + raw.span[0],
+                           self._offset + body_start + raw.span[1], events, complete)
             else: self._call(raw, found_format, self._offset + block_start, self._offset + end, events, complete)
 
 @patch
@@ -886,7 +935,7 @@ def _refuse(self:ToolCallStreamParser, refusal:RejectedCall, events):
     self._refusals.append(refusal)
     if events is not _NO_EVENTS: events.append(CallRejected(refusal.name, refusal.reason))
 
-# %% ../../nbs/03_parse/02_core.ipynb 45
+# %% ../../nbs/03_parse/02_core.ipynb 51
 @patch
 def _call(self:ToolCallStreamParser, raw:_RawCall, found_format, start, end, events, complete=True):
     name = self._policy.resolve(raw.name) if raw.reason is None else None
@@ -939,7 +988,7 @@ def _call(self:ToolCallStreamParser, raw:_RawCall, found_format, start, end, eve
 NOT_ALLOWED = 'not in the allow-list' # The `RejectedCall.reason` of a call to a tool outside the allow-list
 _NOT_DECLARED = 'a layout that is a call only for a tool the allow-list declares, and it declares none by that name'
 
-# %% ../../nbs/03_parse/02_core.ipynb 46
+# %% ../../nbs/03_parse/02_core.ipynb 52
 _SYNTAX_WORDS = ('tool_calls', '<tool_call', '<function_call', '<invoke')
 _SYNTAX_TAIL = max(map(len, _SYNTAX_WORDS)) - 1
 class _NoEvents(list):
@@ -959,7 +1008,7 @@ def _merge_text(events:list) -> list:
         else: merged.extend(run)
     return merged
 
-# %% ../../nbs/03_parse/02_core.ipynb 49
+# %% ../../nbs/03_parse/02_core.ipynb 55
 def parse_tool_calls(text:str, # Model output to search for tool calls
                      tools=None, # None (any tool), or a list of tool names or schemas (the allow-list; schemas type text values)
                      *,
@@ -979,14 +1028,8 @@ def parse_tool_calls(text:str, # Model output to search for tool calls
                 offset = len(text) - len(text.lstrip())
                 cut_off = _cut_inside_value(stripped)
                 for number, raw in enumerate(raw_calls, 1):
-                    parser._call(
-                        raw,
-                        'json',
-                        offset,
-                        offset + len(stripped),
-                        _NO_EVENTS,
-                        not (cut_off and number == len(raw_calls)),
-                    )
+                    parser._call(raw, 'json', offset, offset + len(stripped), _NO_EVENTS,
+                                 not (cut_off and number == len(raw_calls)))
                 return _example_guard(parser.result, text)
         parser._scanner.loose = False
     parser._buffer = text
@@ -997,12 +1040,5 @@ def parse_tool_calls(text:str, # Model output to search for tool calls
 def _example_guard(result:ParseResult, text:str) -> ParseResult:
     "Standalone mode: a text holding a fenced code block is an example, not a call."
     if '```' not in text or not result.calls: return result
-    return ParseResult(
-        (),
-        result.saw_tool_call_syntax,
-        False,
-        result.rejected_tool_names,
-        result.text,
-        result.reasoning,
-        result.rejected,
-    )
+    return ParseResult((), result.saw_tool_call_syntax, False, result.rejected_tool_names, result.text, result.reasoning,
+                       result.rejected)
