@@ -16,7 +16,7 @@ LIBRARY = HERE.parent / 'toolcall_lib'
 DOCKER_LIKE, NO_USER_NAMESPACES, READABLE = str(HERE / 'docker_like.py'), str(HERE / 'no_user_namespaces.py'), str(HERE / 'readable_python.py')
 
 PROBE = textwrap.dedent('''
-    import importlib.util, json, os, socket, subprocess, sys, tempfile, threading, time, warnings
+    import importlib.util, json, os, shutil, socket, subprocess, sys, tempfile, threading, time, warnings
     spec = importlib.util.spec_from_file_location('toolcall_lib', sys.argv[1] + '/__init__.py', submodule_search_locations=[sys.argv[1]])
     library = importlib.util.module_from_spec(spec); sys.modules[spec.name] = library; spec.loader.exec_module(library)
     from toolcall_lib.interp import Sandbox
@@ -85,7 +85,7 @@ PROBE = textwrap.dedent('''
         box.close(); cell.join(10)
         outcome['daemon_gone_after_close'] = gone(pid)
         outcome['scratch_removed'] = not os.path.exists(scratch)
-    sleeper.kill(); sleeper.wait(); udp.close(); tcp.close()
+    sleeper.kill(); sleeper.wait(); udp.close(); tcp.close(); shutil.rmtree(private)
     with Sandbox(isolation='container', timeout=60) as box:
         outcome['state'] = [box.run('x = 41').error, box.run('x + 1').value]
         outcome['shell'] = box.run('import subprocess; subprocess.run(\"echo hello from sh\", shell=True, capture_output=True, text=True).stdout').value
