@@ -22,6 +22,7 @@ def _pair_call(body:str, key_tag:str='arg_key', value_tag:str='arg_value', separ
     name_end = body.find('<')
     name = (body if name_end == -1 else body[:name_end]).strip()
     if not _valid_name(name, spaces=False): return None
+    if name_end == -1: return _RawCall(name, {}, text_keys=frozenset(), span=span)   # a lone name: no pairs
     rest = '' if name_end == -1 else body[name_end:]
     if separator and rest.startswith(separator): rest = rest[len(separator):]
     finder = _Finder(rest)
