@@ -10,7 +10,7 @@ from toolcall_lib.parse.payloads import (_Budget, _CDATA_CLOSE, _CDATA_OPEN, _FA
     _looks_pythonic, _parameters, _payload_calls, _pythonic_calls, _scan_attributes, _scan_value, _skip_space,
     _valid_name)
 from .core import (_Block, _add_examples, _add_reader, _block_opener, _hidden, _json_call,
-    _python_call, _read, _reasoning_opener, _register, _tag_markers, _tag_opener)
+    _python_call, _read, _bare_name, _all_refused, _reasoning_opener, _register, _tag_markers, _tag_opener)
 
 # %% auto 0
 __all__ = []
@@ -156,24 +156,24 @@ class _CDATABlock(_Block):
             self.cdata_from, self.close_from = cdata, cdata + len(_CDATA_OPEN)
 
 # %% ../../nbs/03_parse/03_tags.ipynb 15
-_QUICK_SPACES = 4   # a bare opener's body read without a block holds at most this many spaces
+_QUICK_BODY = 64   # a bare opener's body read without a block is shorter than this and holds no `<`
 
 def _empty_block(scanner, text:str, position:int, marker:str, stoppers:tuple, name:str):
-    """The segment of a bare `marker` at `position` whose body, a few spaces at most, the next opener of its kind ends
-    (hostile text repeats them by the thousand), when its family reads no call in such a body: it is text, as a block
-    would have found (family `name` reads the body as `_read` does). None when that is not so: a block is opened."""
+    """The segment of a bare `marker` at `position` whose short body (no markup) the next opener of its kind ends
+    (hostile text repeats them by the thousand), when family `name` reads no call in it, as the block would have found
+    (its readers, then an unclosed block's rules: a bare name or only refusals are text). None: a block is opened."""
     body_start = position + len(marker)
-    stop = body_start
-    while stop < len(text) and stop - body_start < _QUICK_SPACES and text[stop] in ' \n': stop += 1
-    if not text.startswith(stoppers, stop): return None
-    body, cache = text[body_start:stop], scanner.empty_reads
-    key = (marker, body)
-    reads_nothing = cache.get(key)
-    if reads_nothing is None:   # asked once per parse: a reader that spent repair budget is asked every time
-        before = (scanner.budget.remaining, scanner.budget.attempts)
-        reads_nothing = not _read(name, body, scanner, {}, marker)[1]
-        if (scanner.budget.remaining, scanner.budget.attempts) != before: return None
-        cache[key] = reads_nothing
+    stop = text.find('<', body_start, body_start + _QUICK_BODY)
+    if stop == -1 or not text.startswith(stoppers, stop): return None
+    body, budget, cache = text[body_start:stop], scanner.budget, scanner.empty_reads
+    key = (marker, body) if len(body) <= 4 and not body.strip() else None   # blank bodies: asked once per parse
+    reads_nothing = cache.get(key) if key is not None else None
+    if reads_nothing is None:
+        before = (budget.remaining, budget.attempts)
+        calls = _read(name, body, scanner, {}, marker)[1]
+        reads_nothing = not calls or _bare_name(calls, body) or _all_refused(calls)
+        if not reads_nothing: budget.remaining, budget.attempts = before   # the block reads it again, as if first
+        elif key is not None and (budget.remaining, budget.attempts) == before: cache[key] = True
     return (stop, 'text', text[position:stop]) if reads_nothing else None
 
 # %% ../../nbs/03_parse/03_tags.ipynb 16
