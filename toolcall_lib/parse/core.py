@@ -797,7 +797,8 @@ def _repeat(self:ToolCallStreamParser, buffer:str, steps:list, events, repeated)
         if before is None: continue
         if before[:2] != budget: break   # repair spent: a copy might find none left
         length = end - start
-        if end + length > len(buffer) or buffer[end] != buffer[start]: continue
+        if end + length > len(buffer) or buffer[end] != buffer[start] or buffer[end + length - 1] != buffer[end - 1]:
+            continue
         unit = buffer[start:end]
         if not buffer.startswith(unit, end): continue
         if repeated is not None and repeated[0] == unit and end < repeated[1]: return end, repeated   # counted
