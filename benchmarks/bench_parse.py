@@ -35,7 +35,7 @@ Timing on a shared machine: each figure is the best of several rounds, the colum
 round (so a burst of load hits them alike), and every goal is judged on CPU time (`time.process_time`), printed beside
 the wall-clock figure: time spent waiting for a core is the machine's load, not the parser's cost.
 """
-import json, logging, time
+import json, logging, random, time
 from toolcall_lib.parse import parse_tool_calls, ToolCallStreamParser
 
 logging.getLogger('llm_router_utils').setLevel(logging.CRITICAL)   # SGLang logs every call to a tool it was not given
@@ -231,7 +231,11 @@ def repeated(prefix:str, unit:str, suffix:str, size:int) -> str:
 # The same openers with copies that differ (a counter in each): no unit repeats, so every copy is read. Printed for the
 # record: it is the scanner's own cost per opener.
 HOSTILE_VARIED = [('<tool_call> + counter', lambda number: f'<tool_call>{number}'),
-                  ('<invoke><parameter> + counter', lambda number: f'<invoke name="x{number}"><parameter name="a">')]
+                  ('<invoke><parameter> + counter', lambda number: f'<invoke name="x{number}"><parameter name="a">'),
+                  # issue 27's shapes: random names in both tags, and a bare <tool_call> with a random short body
+                  ('<invoke><parameter> + random names', lambda number: (lambda draw: f'<invoke name="x{draw.randint(0, 10**9)}">'
+                      f'<parameter name="a{draw.randint(0, 10**9)}">')(random.Random(number))),
+                  ('<tool_call> + random "", " ", "x", "{"', lambda number: '<tool_call>' + random.Random(number).choice(['', ' ', 'x', '{']))]
 
 def varied(make, size:int) -> str:
     "`make(0) + make(1) + ...`, about `size` characters."

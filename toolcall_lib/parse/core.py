@@ -316,17 +316,20 @@ def _tag_markers(name:str) -> tuple:
     return tuple(f'<{name}{end}' for end in ('>', ' ', '\n', '\t', '\r'))
 
 # %% ../../nbs/03_parse/02_core.ipynb 25
-def _tag_opener(name:str, closers:tuple=(), preview:bool=False, block=_Block):
+def _tag_opener(name:str, closers:tuple=(), preview:bool=False, block=_Block, quick=None):
     """`open` for `<tag attributes>body</tag>` (the marker is `<tag` and one delimiter); the family's readers take
     `(body, scanner, attributes, opening tag)`. `closers`: more closing tags. `preview`: the body is Hermes JSON whose
-    name a stream can announce early. `block`: the pending class (a `_Block` that may do more once it closed)."""
+    name a stream can announce early. `block`: the pending class (a `_Block` that may do more once it closed). `quick`:
+    `(scanner, text, position, marker, stoppers, name)` -> a bare opener's segment found without a block, or None."""
     ends = {}   # marker -> (closers, stoppers) of its tag
     def open(scanner, text, position, marker, final):
         end = text.find('>', position, position + 1024)
         if end == -1: return None if not final and len(text) - position < 1024 else False
+        if marker not in ends: ends[marker] = ((f'</{marker[1:-1]}>',) + closers, (f'<{marker[1:-1]}>', f'<{marker[1:-1]} '))
+        if quick is not None and end == position + len(marker) - 1:
+            if (found := quick(scanner, text, position, marker, ends[marker][1], name)) is not None: return found
         attributes, opening = _scan_attributes(text[position + len(marker) - 1:end]), text[position:end + 1]
         def read(body, scanner): return _read(name, body, scanner, attributes, opening)
-        if marker not in ends: ends[marker] = ((f'</{marker[1:-1]}>',) + closers, (f'<{marker[1:-1]}>', f'<{marker[1:-1]} '))
         scanner.pending = block(position, end + 1, *ends[marker], read, name='hermes' if preview else None)
         return scanner.pending.resume(scanner, text, final)
     return open
@@ -367,6 +370,7 @@ class _Scanner:
         self.finder = None
         self.ahead = None           # (text, position, marker, family) of the marker `_prose` stopped before
         self.markers = _markers()
+        self.empty_reads = {}       # (marker, body) -> whether a bare opener's short blank body reads no call
 
     def finder_for(self, text:str) -> _Finder:
         "The `_Finder` of `text`, made afresh when the text is a new one."
@@ -793,7 +797,8 @@ def _repeat(self:ToolCallStreamParser, buffer:str, steps:list, events, repeated)
         if before is None: continue
         if before[:2] != budget: break   # repair spent: a copy might find none left
         length = end - start
-        if end + length > len(buffer) or buffer[end] != buffer[start]: continue
+        if end + length > len(buffer) or buffer[end] != buffer[start] or buffer[end + length - 1] != buffer[end - 1]:
+            continue
         unit = buffer[start:end]
         if not buffer.startswith(unit, end): continue
         if repeated is not None and repeated[0] == unit and end < repeated[1]: return end, repeated   # counted

@@ -345,6 +345,8 @@ def _scan_attributes(text:str) -> dict:
     "Attributes of a tag's inside, e.g. ` name=\"a\" string='true' x=1` -> {'name': 'a', 'string': 'true', 'x': '1'}."
     attributes, position, length = {}, 0, len(text)
     if '=' not in text: return attributes
+    # the common tag, ` name="x"`, read at once: what the loop below finds for it
+    if text.startswith(' name="') and text.endswith('"') and text.count('"') == 2: return {'name': text[7:-1]}
     while position < length:
         found = _KEY_START.search(text, position)
         if found is None: break

@@ -10,7 +10,7 @@ from toolcall_lib.parse.payloads import (_Budget, _CDATA_CLOSE, _CDATA_OPEN, _FA
     _looks_pythonic, _parameters, _payload_calls, _pythonic_calls, _scan_attributes, _scan_value, _skip_space,
     _valid_name)
 from .core import (_Block, _add_examples, _add_reader, _block_opener, _hidden, _json_call,
-    _python_call, _reasoning_opener, _register, _tag_markers, _tag_opener)
+    _python_call, _read, _bare_name, _all_refused, _reasoning_opener, _register, _tag_markers, _tag_opener)
 
 # %% auto 0
 __all__ = []
@@ -22,6 +22,7 @@ def _pair_call(body:str, key_tag:str='arg_key', value_tag:str='arg_value', separ
     name_end = body.find('<')
     name = (body if name_end == -1 else body[:name_end]).strip()
     if not _valid_name(name, spaces=False): return None
+    if name_end == -1: return _RawCall(name, {}, text_keys=frozenset(), span=span)   # a lone name: no pairs
     rest = '' if name_end == -1 else body[name_end:]
     if separator and rest.startswith(separator): rest = rest[len(separator):]
     finder = _Finder(rest)
@@ -155,13 +156,35 @@ class _CDATABlock(_Block):
             self.cdata_from, self.close_from = cdata, cdata + len(_CDATA_OPEN)
 
 # %% ../../nbs/03_parse/03_tags.ipynb 15
+_QUICK_BODY = 64   # a bare opener's body read without a block is shorter than this and holds no `<`
+
+def _empty_block(scanner, text:str, position:int, marker:str, stoppers:tuple, name:str):
+    """The segment of a bare `marker` at `position` whose short body (no markup) the next opener of its kind ends
+    (hostile text repeats them by the thousand), when family `name` reads no call in it, as the block would have found
+    (its readers, then an unclosed block's rules: a bare name or only refusals are text). None: a block is opened."""
+    body_start = position + len(marker)
+    stop = text.find('<', body_start, body_start + _QUICK_BODY)
+    if stop == -1 or not text.startswith(stoppers, stop): return None
+    body, budget, cache = text[body_start:stop], scanner.budget, scanner.empty_reads
+    key = (marker, body) if len(body) <= 4 and not body.strip() else None   # blank bodies: asked once per parse
+    reads_nothing = cache.get(key) if key is not None else None
+    if reads_nothing is None:
+        before = (budget.remaining, budget.attempts)
+        calls = _read(name, body, scanner, {}, marker)[1]
+        reads_nothing = not calls or _bare_name(calls, body) or _all_refused(calls)
+        if not reads_nothing: budget.remaining, budget.attempts = before   # the block reads it again, as if first
+        elif key is not None and (budget.remaining, budget.attempts) == before: cache[key] = True
+    return (stop, 'text', text[position:stop]) if reads_nothing else None
+
+# %% ../../nbs/03_parse/03_tags.ipynb 16
 def _markup_reader(label:str, bare_name:bool=False):
     "The reader of a `<tool_call>`-like tag whose body `_markup_body_calls` reads; a Hermes JSON body gets the format `label`."
     def read(body, scanner, attributes, opening):
         found_format, calls = _markup_body_calls(body, attributes, scanner.budget, bare_name)
         return (label if found_format == 'hermes' else found_format), calls
     return read
-_register('hermes', _tag_markers('tool_call'), _tag_opener('hermes', closers=('</tool_calls>',), preview=True, block=_CDATABlock),
+_register('hermes', _tag_markers('tool_call'),
+          _tag_opener('hermes', closers=('</tool_calls>',), preview=True, block=_CDATABlock, quick=_empty_block),
           reader=_markup_reader('hermes', bare_name=True))
 _add_examples(
     'hermes',
@@ -178,7 +201,7 @@ _add_examples(
     },
 )
 
-# %% ../../nbs/03_parse/03_tags.ipynb 20
+# %% ../../nbs/03_parse/03_tags.ipynb 23
 def _seed_oss_reader(body, scanner, attributes, opening):
     found_format, calls = _markup_body_calls(body, attributes, scanner.budget)
     return ('seed_oss' if found_format in ('qwen3_coder', 'hermes') else found_format), calls
@@ -187,14 +210,14 @@ _register('seed_oss', _tag_markers('seed:tool_call'), _tag_opener('seed_oss', bl
 _add_examples('seed_oss', {'seed_oss': lambda name, arguments: f'<seed:tool_call>\n<function={name}>\n' + ''.join(
     f'<parameter={key}>{value}</parameter>\n' for key, value in arguments.items()) + '</function>\n</seed:tool_call>'})
 
-# %% ../../nbs/03_parse/03_tags.ipynb 23
+# %% ../../nbs/03_parse/03_tags.ipynb 26
 def _tool_calls_reader(body, scanner, attributes, opening):
     found_format, calls = _markup_body_calls(body, attributes, scanner.budget)
     return ('jamba' if found_format == 'hermes' else found_format), calls
 
 _register('jamba', _tag_markers('tool_calls'), _tag_opener('jamba'), reader=_tool_calls_reader)
 
-# %% ../../nbs/03_parse/03_tags.ipynb 26
+# %% ../../nbs/03_parse/03_tags.ipynb 29
 class _ParametersAfter:
     "The `<function parameter name=\"k\">v</function parameter>` elements after `<function_call>NAME</function_call>`."
     OPEN, CLOSE = '<function parameter', '</function parameter>'
@@ -240,7 +263,7 @@ class _ParametersAfter:
         call = _RawCall(self.name, self.arguments, text_keys=frozenset(self.arguments))
         return self.cursor, 'calls', ('xml', [call], self.start, None, self.cut)
 
-# %% ../../nbs/03_parse/03_tags.ipynb 27
+# %% ../../nbs/03_parse/03_tags.ipynb 30
 class _FunctionCallBlock(_CDATABlock):
     "A `<function_call>` block; when its body is a bare name, the parameter elements after it are read too."
     __slots__ = ()
@@ -261,7 +284,7 @@ _add_examples('xml', {
     'seed_name_then_parameters': lambda name, arguments: f'<function_call>{name}</function_call>' + ''.join(
         f'<function parameter name="{key}">{value}</function parameter>' for key, value in arguments.items())})
 
-# %% ../../nbs/03_parse/03_tags.ipynb 30
+# %% ../../nbs/03_parse/03_tags.ipynb 33
 def _invoke_calls(body:str, prefix:str, budget:_Budget, suffix:str='') -> list:
     """Calls in `<invoke name=...>` elements (`prefix` is e.g. '｜DSML｜' or 'steptml:'), each with its own span; a
     `suffix` the model wrote after a name (Muse Glimmer's `name="read<|message|>"`) is dropped from it."""
@@ -322,7 +345,7 @@ _add_examples(
 _add_examples('tool', {'seed_tool': lambda name, arguments: f'<tool name="{name}">' + ''.join(
     f'<{key}>{value}</{key}>' for key, value in arguments.items()) + '</tool>'}, fragments=('</tool_use>',))
 
-# %% ../../nbs/03_parse/03_tags.ipynb 35
+# %% ../../nbs/03_parse/03_tags.ipynb 38
 _DSML_PREFIXES = ('｜DSML｜', '|DSML|', 'DSML|', 'DSML')
 
 def _dsml_reader(body, scanner, attributes, opening):
@@ -343,7 +366,7 @@ _add_examples(
     },
 )
 
-# %% ../../nbs/03_parse/03_tags.ipynb 38
+# %% ../../nbs/03_parse/03_tags.ipynb 41
 def _bare_function_reader(body, scanner):
     calls = _function_calls(body, scanner.budget)
     if not (calls and all(call.text_keys for call in calls)): return 'functionary', calls
@@ -367,7 +390,7 @@ _add_examples('functionary', {
     'functionary_v31': lambda name, arguments: f'<function={name}>{json.dumps(arguments)}</function>',
     'functionary_named': lambda name, arguments: f'<function name="{name}">{json.dumps(arguments)}</function>'})
 
-# %% ../../nbs/03_parse/03_tags.ipynb 41
+# %% ../../nbs/03_parse/03_tags.ipynb 44
 _DSML_SPACED = '｜DSML｜ '
 
 def _dsml_spaced_reader(body, scanner, attributes, opening):
@@ -385,7 +408,7 @@ _add_examples(
     fragments=('<｜DSML｜ parameter name="x" string="false">',),
 )
 
-# %% ../../nbs/03_parse/03_tags.ipynb 44
+# %% ../../nbs/03_parse/03_tags.ipynb 47
 _GCML_PREFIXES = ('｜GCML｜', '|GCML|')
 
 def _gcml_reader(body, scanner, attributes, opening):
@@ -396,7 +419,7 @@ _register('gcml', tuple(marker for prefix in _GCML_PREFIXES for wrapper in ('too
 _add_examples('gcml', {'gcml': lambda name, arguments:
     f'<｜GCML｜tool_calls>\n{_invoke_example(name, arguments, "｜GCML｜")}\n</｜GCML｜tool_calls>'})
 
-# %% ../../nbs/03_parse/03_tags.ipynb 47
+# %% ../../nbs/03_parse/03_tags.ipynb 50
 _HUNYUAN_SUFFIX = ':opensource'
 
 def _hunyuan_calls(body:str, suffix:str='') -> list:
@@ -435,7 +458,7 @@ _add_examples(
 _add_examples('jamba', {'hunyuan': _hunyuan_example,
                         'hunyuan_hy4': lambda name, arguments: _hunyuan_example(name, arguments, separator=False)})
 
-# %% ../../nbs/03_parse/03_tags.ipynb 50
+# %% ../../nbs/03_parse/03_tags.ipynb 53
 def _iquest_reader(body, scanner, attributes, opening):
     call = _pair_call(body)
     return 'iquest', [call] if call is not None else []
@@ -450,7 +473,7 @@ _add_examples(
     },
 )
 
-# %% ../../nbs/03_parse/03_tags.ipynb 53
+# %% ../../nbs/03_parse/03_tags.ipynb 56
 def _k2_horizon_body(body:str, budget:_Budget, span=None) -> list:
     stripped = body.strip()
     if stripped[:1] in ('{', '['):   # the JSON dialect
@@ -480,11 +503,11 @@ for think in ('think', 'think_fast', 'think_faster'):
     _register(f'k2_horizon_{think}', (f'<ifm|{think}>',), _reasoning_opener(f'</ifm|{think}>'))
 _register('k2_horizon_end', ('</ifm|tool_calls>', '</ifm|think>', '</ifm|think_fast>', '</ifm|think_faster>'), _hidden)
 
-# %% ../../nbs/03_parse/03_tags.ipynb 56
+# %% ../../nbs/03_parse/03_tags.ipynb 59
 _add_examples('functionary', {'minicpm5': lambda name, arguments: f'<function name="{name}">' + ''.join(
     f'<param name="{key}">{value}</param>' for key, value in arguments.items()) + '</function>'})
 
-# %% ../../nbs/03_parse/03_tags.ipynb 59
+# %% ../../nbs/03_parse/03_tags.ipynb 62
 _MINIMAX_NS = ']<]minimax[>['
 _NESTING_LIMIT = 32
 def _element_tree(content:str, depth:int=0):
@@ -546,7 +569,7 @@ def _open_minimax_m3(scanner, text, position, marker, final):
     return after, 'hidden', None
 _register('minimax_m3', (_MINIMAX_NS,), _open_minimax_m3)
 
-# %% ../../nbs/03_parse/03_tags.ipynb 60
+# %% ../../nbs/03_parse/03_tags.ipynb 63
 _add_examples(
     'minimax_m3',
     {
@@ -557,14 +580,14 @@ _add_examples(
     fragments=(']<]minimax[>[<tool_call>', ']<]minimax[>[<invoke name="a">', '<item>', '</item>'),
 )
 
-# %% ../../nbs/03_parse/03_tags.ipynb 63
+# %% ../../nbs/03_parse/03_tags.ipynb 66
 _register(
     'longcat', _tag_markers('longcat_tool_call'), _tag_opener('longcat', preview=True), reader=_markup_reader('longcat')
 )
 _add_examples('longcat', {'longcat': lambda name, arguments:
     f'<longcat_tool_call>\n{_json_call(name, arguments)}\n</longcat_tool_call>'})
 
-# %% ../../nbs/03_parse/03_tags.ipynb 66
+# %% ../../nbs/03_parse/03_tags.ipynb 69
 def _longcat_pairs_reader(body, scanner, attributes, opening):
     stripped = body.strip()
     if stripped[:1] in ('{', '[', '<'): return None   # JSON, or elements: the generic reader's
@@ -578,7 +601,7 @@ _add_examples('longcat', {'longcat_pairs': lambda name, arguments: f'<longcat_to
     f'<longcat_arg_key>{key}</longcat_arg_key><longcat_arg_value>{value}</longcat_arg_value>'
     for key, value in arguments.items()) + '</longcat_tool_call>'})
 
-# %% ../../nbs/03_parse/03_tags.ipynb 69
+# %% ../../nbs/03_parse/03_tags.ipynb 72
 _CWM_CLOSE = '</tool>'
 
 def _cwm_reader(label:str):
@@ -613,7 +636,7 @@ _add_examples(
     fragments=('<tool: ', '<tool: function>\n', '<tool: a>\n', '<tool: a'),
 )
 
-# %% ../../nbs/03_parse/03_tags.ipynb 72
+# %% ../../nbs/03_parse/03_tags.ipynb 75
 # spaces, then a (dotted) name and `(`; only ever `match`ed
 _CALL_HEAD = re.compile(r'[ \t\r\n]*([^\W\d][\w.]{0,127})\(')
 
@@ -641,7 +664,7 @@ _add_examples(
     fragments=('<function_calls>a(x=1)\n', 'b(y=2)\n'),
 )
 
-# %% ../../nbs/03_parse/03_tags.ipynb 75
+# %% ../../nbs/03_parse/03_tags.ipynb 78
 _SPACES = re.compile(r'[ \t\r\n]*')
 
 def _json_lines(body:str) -> list|None:
@@ -673,7 +696,7 @@ _add_examples(
     fragments=('{"name": "a", "arguments": {}}\n',),
 )
 
-# %% ../../nbs/03_parse/03_tags.ipynb 78
+# %% ../../nbs/03_parse/03_tags.ipynb 81
 def _dots_reader(body, scanner, attributes, opening):
     stripped = body.strip()
     if '<invoke' in stripped: return 'dots', _invoke_calls(body, '', scanner.budget)
@@ -690,12 +713,12 @@ _add_examples(
     },
 )
 
-# %% ../../nbs/03_parse/03_tags.ipynb 81
+# %% ../../nbs/03_parse/03_tags.ipynb 84
 _register('nemotron', _tag_markers('TOOLCALL'), _tag_opener('nemotron'), reader=_markup_reader('nemotron'))
 _add_examples('nemotron', {'nemotron': lambda name, arguments:
     f'<TOOLCALL>{json.dumps([{"name": name, "arguments": arguments}])}</TOOLCALL>'})
 
-# %% ../../nbs/03_parse/03_tags.ipynb 84
+# %% ../../nbs/03_parse/03_tags.ipynb 87
 def _is_definition(item) -> bool:
     "Whether a JSON object describes a tool (a description, or a parameters schema) rather than calling one."
     if not isinstance(item, dict): return False
@@ -720,7 +743,7 @@ _add_examples(
     'qwen25_coder', {'qwen25_coder': lambda name, arguments: f'<tools>\n{_json_call(name, arguments)}\n</tools>'}
 )
 
-# %% ../../nbs/03_parse/03_tags.ipynb 87
+# %% ../../nbs/03_parse/03_tags.ipynb 90
 # Bounded runs, and the JSON is only looked for at the end (`(?=\{)`): one short match at the start of a body.
 _NAME_THEN_JSON = re.compile(
     r'(function[ \t]*\r?\n[ \t]*)?([^\W\d][\w.\-/]{0,127})[ \t]{0,64}(>?)[ \t\r\n]{0,64}(?=\{)'
@@ -752,7 +775,7 @@ _add_examples(
     fragments=('<tool_call>a{', '<tool_call>function\na\n', '<tool_call>a>'),
 )
 
-# %% ../../nbs/03_parse/03_tags.ipynb 90
+# %% ../../nbs/03_parse/03_tags.ipynb 93
 # one `key=value` word after spaces: a quoted value runs to its quote on the same line, a bare one to the next space
 _WORD_PAIR = re.compile(r'[ \t\r\n]+([^\W\d][\w.-]{0,127})=("[^"\n]*"|\'[^\'\n]*\'|[^\s"\'<>]+)')
 _WORD_NAME = re.compile(r'[ \t\r\n]*([^\W\d][\w.\-/]{0,127})(?=[ \t\r\n])')
@@ -773,7 +796,7 @@ _add_reader('hermes', 30, _word_pairs_reader)
 _add_examples('hermes', {'glm47_words': lambda name, arguments: f'<tool_call>{name} ' + ' '.join(
     f'{key}="{value}"' for key, value in arguments.items()) + '</tool_call>'}, fragments=('<tool_call>a x=1', ' y="a b"'))
 
-# %% ../../nbs/03_parse/03_tags.ipynb 93
+# %% ../../nbs/03_parse/03_tags.ipynb 96
 def _steptml_toolcall_reader(body, scanner, attributes, opening):
     return 'step3', _invoke_calls(body, 'steptml:', scanner.budget)
 
@@ -800,7 +823,7 @@ _add_examples(
     },
 )
 
-# %% ../../nbs/03_parse/03_tags.ipynb 96
+# %% ../../nbs/03_parse/03_tags.ipynb 99
 def _laguna_user_reader(body, scanner):
     stripped = body.strip()
     if stripped.startswith('<tool_call>'):   # the call's own element inside the user turn, and nothing after it
