@@ -264,7 +264,8 @@ def _close_session(pool:SandboxPool, key):
     pool.get(key, create=False)
 
 async def _session_call(sessions:_Sessions, key, work):
-    "(what `work()` returned, in a thread of its own, why `key`'s earlier sandbox is gone or None): calls of one key in turn."
+    """(what `work()` returned, why `key`'s earlier sandbox is gone or None): calls of one key in turn. `work` runs in a
+    thread of its own, unless it is a coroutine function, which is awaited."""
     sessions.active[key] += 1
     lock = sessions.locks.setdefault(key, asyncio.Lock())
     try:
@@ -275,7 +276,7 @@ async def _session_call(sessions:_Sessions, key, work):
                 closing.add_done_callback(lambda _, victim=victim: sessions.closing.pop(victim, None))
             while key not in sessions.pool and sessions.closing:   # a start waits for room: the pool itself never has to evict
                 await asyncio.wait(list(sessions.closing.values()))
-            try: return await _in_own_thread(work), lost
+            try: return (await work() if asyncio.iscoroutinefunction(work) else await _in_own_thread(work)), lost
             except BaseException:
                 if key not in sessions.pool: sessions.known.pop(key, None)   # it never started: nothing was lost
                 raise
@@ -296,6 +297,16 @@ def _session_key_explained(sessions:_Sessions, handle:str|None, session_handles:
                                   'Call again without a session to start a new one.') from None
 
 # %% ../nbs/07_mcp.ipynb 58
+_SWEEP_EVERY = 1.0  # seconds between looks for sessions idle past the pool's idle_timeout
+
+def _sweep_idle(pool:SandboxPool, sweeps:list):
+    "Close `pool`'s idle sessions in a thread of its own, at most once every `_SWEEP_EVERY` seconds (`sweeps`: when it last did)."
+    loop = asyncio.get_running_loop()
+    if pool.idle_timeout is None or (sweeps and loop.time() - sweeps[-1] < _SWEEP_EVERY): return
+    sweeps[:] = [loop.time()]
+    threading.Thread(target=pool.close_idle, name='toolcall-mcp-sweep', daemon=True).start()
+
+# %% ../nbs/07_mcp.ipynb 59
 def python_server(
     name:str='python', # The server's name, shown by clients
     *,
@@ -319,14 +330,17 @@ def python_server(
 
     sessions = _Sessions(pool, max_sessions)
 
+    sweeps = []  # when idle sessions were last looked for (`get_started` never closes one)
+
     @functools.wraps(python_reference)
     async def python(code:str, timeout:float|None=None, session:str|None=None):
         key, handle = _session_key_explained(sessions, session, session_handles)
-        def run_cell():
-            result = pool.get(key).run(code, timeout)  # None: the sandbox's own default, `timeout` above
-            str(result)  # its text (HTML read as text) made here, in the call's thread: the event loop then reads it ready-made
-            return result
+        async def run_cell():
+            # a session that is up runs the cell on this loop (`run_async`: no thread); starting one takes a thread
+            sandbox = pool.get_started(key) or await _in_own_thread(pool.get, key)
+            return await sandbox.run_async(code, timeout)  # None: the sandbox's own default, `timeout` above
         result, lost = await _session_call(sessions, key, run_cell)
+        _sweep_idle(pool, sweeps)
         notes = ((_LOST_NOTE.format(why=lost),) if lost else ()) + result.notes + ((_HANDLE_NOTE.format(handle=handle),) if handle else ())
         return dataclasses.replace(result, notes=notes, state_lost=result.state_lost or bool(lost))
 
@@ -351,7 +365,7 @@ def python_server(
     server.sandbox_pool, server.session_handles, server.sessions = pool, session_handles, sessions
     return server
 
-# %% ../nbs/07_mcp.ipynb 60
+# %% ../nbs/07_mcp.ipynb 61
 def _with_session(reference, session_handles:bool, description:str, timeout:float|None=None):
     "`reference`'s signature with the server's default `timeout`, plus an optional `session` string parameter when `session_handles`."
     import inspect
@@ -364,7 +378,7 @@ def _with_session(reference, session_handles:bool, description:str, timeout:floa
     session = inspect.Parameter('session', inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None, annotation=Annotated[str|None, description])
     return signature.replace(parameters=[*signature.parameters.values(), session])
 
-# %% ../nbs/07_mcp.ipynb 71
+# %% ../nbs/07_mcp.ipynb 72
 class MCPToolError(ToolCallError):
     "An MCP server reported a failed tool call; the message is the server's."
 
@@ -404,7 +418,7 @@ def _result_value(name:str, result, output_schema=None):
     if structured is None: return text
     return structured['result'] if _wraps_result(name, structured, texts, output_schema) else structured
 
-# %% ../nbs/07_mcp.ipynb 72
+# %% ../nbs/07_mcp.ipynb 73
 class MCPTools(Mapping):
     "The tools of a connected MCP server: tool name -> async function, typed by the server's own definitions."
     def __init__(self,
@@ -444,7 +458,7 @@ class MCPTools(Mapping):
         "Call one of the server's tools as a model would, through `call_func_async`."
         return await call_func_async(name, arguments or {}, self)
 
-# %% ../nbs/07_mcp.ipynb 73
+# %% ../nbs/07_mcp.ipynb 74
 def _client_target(server, headers:Mapping|None=None):
     "What `mcp.Client` connects to for `server`: an HTTP transport sending `headers`, a stdio transport, or the server object itself."
     sdk = _sdk()

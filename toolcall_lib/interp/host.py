@@ -4,13 +4,13 @@
 
 # %% ../../nbs/04_interp/05_host.ipynb 2
 from __future__ import annotations
-import atexit, base64, fcntl, json, os, signal, stat, struct, sys, termios, threading, time, warnings, weakref
+import atexit, base64, fcntl, functools, json, math, os, select, signal, stat, struct, sys, termios, threading, time, warnings, weakref
 from dataclasses import dataclass, replace
 from ..errors import ToolcallLibError
 from .results import Image, RunResult, _model_text
 from .protocol import _ERROR_LENGTH_FACTOR, _IMAGE_MIMES, _MAX_OUTPUTS, _FrameReader
 from .protocol import _FrameTimeout, _FrameViolation, _UnrequestedFrame, _pack_frame, _png_size
-from .protocol import _patch, _readable, _write_all
+from .protocol import _LONGEST_WAIT_MS, _patch, _readable, _write_all
 from .isolation import _SCRATCH, _SYSCALLS, _libc, _make_cgroups, _open_beneath, _remove_cgroup
 from .isolation import _interp_directory, _unprivileged_ids
 
@@ -123,6 +123,132 @@ def _regular_files(directory_fd:int, max_entries:int=10_000, max_depth:int=32) -
     return sorted(found[:max_entries])
 
 # %% ../../nbs/04_interp/05_host.ipynb 15
+# seconds of each run the host waits for the worker keeping the GIL: a CPU-bound thread of the host would otherwise
+# hold it for a switch interval (5 ms) every time the reply wakes this thread
+_HOLD_GIL_FOR = 0.002
+
+class _Call:
+    "A step of an exchange that may block a while (a restart): run in the thread by `_drive`, in a thread of its own by `_drive_async`."
+    def __init__(self, function, *arguments, **options): self.function, self.arguments, self.options = function, arguments, options
+    def __call__(self): return self.function(*self.arguments, **self.options)
+
+def _held_waiter():
+    "`wait(fd, events, seconds)`: ppoll(2) through `ctypes.PyDLL`, which keeps the GIL while it waits; None where it is missing."
+    try:
+        import ctypes
+        ppoll = ctypes.PyDLL(None, use_errno=True).ppoll
+    except (ImportError, OSError, AttributeError): return None
+    class PollFd(ctypes.Structure): _fields_ = [('fd', ctypes.c_int), ('events', ctypes.c_short), ('revents', ctypes.c_short)]
+    class TimeSpec(ctypes.Structure): _fields_ = [('seconds', ctypes.c_long), ('nanoseconds', ctypes.c_long)]
+    ppoll.argtypes = [ctypes.POINTER(PollFd), ctypes.c_ulong, ctypes.POINTER(TimeSpec), ctypes.c_void_p]
+    ppoll.restype = ctypes.c_int
+    def wait(fd:int|None, events:int, seconds:float):
+        entry = None if fd is None else PollFd(fd, events, 0)
+        ppoll(entry, int(entry is not None), TimeSpec(int(seconds), int(seconds % 1 * 1e9)), None)
+    return wait
+
+_wait_holding_gil = _held_waiter()
+
+def _wait_ready(fd:int, events:int, until:float):
+    "Wait, letting go of the GIL, until `fd` is ready for `events` (or hung up) or `until` passes."
+    poller = select.poll()
+    poller.register(fd, events)
+    poller.poll(math.ceil(min(max(until - time.monotonic(), 0) * 1000, _LONGEST_WAIT_MS)))
+
+def _writing(fd:int, data:bytes, deadline:float):
+    "Write all of `data` to non-blocking `fd` (a generator of waits); `_FrameTimeout` if its pipe stays full past `deadline`."
+    view = memoryview(data)
+    while view:
+        try: view = view[os.write(fd, view):]
+        except BlockingIOError:
+            if time.monotonic() >= deadline: raise _FrameTimeout() from None
+            yield (deadline, fd, select.POLLOUT)
+
+# %% ../../nbs/04_interp/05_host.ipynb 16
+def _drive(steps, hold:float=0.0, value=None, error:BaseException|None=None):
+    """Carry out `steps` (a generator of waits and `_Call`s, sent `value` or thrown `error` first) in this thread; its
+    return value. Its first `hold` seconds of waiting keep the GIL."""
+    held_until = time.monotonic() + hold if hold > 0 and _wait_holding_gil is not None else 0.0
+    while True:
+        try: step = steps.send(value) if error is None else steps.throw(error)
+        except StopIteration as stop: return stop.value
+        value = error = None
+        if isinstance(step, _Call):
+            try: value = step()
+            except Exception as failure: error = failure  # the generator's to handle, as if it had called it
+            continue
+        until, fd, events = step
+        now = time.monotonic()
+        # the generator looks again after every wait, so one that ends early (the hold ran out) costs a look
+        if now < held_until: _wait_holding_gil(fd, events, max(min(until, held_until) - now, 0))
+        elif fd is not None: _wait_ready(fd, events, until)
+        elif until > now: time.sleep(until - now)
+        else: os.sched_yield()
+
+def _in_own_thread(call:_Call):
+    "A `concurrent.futures.Future` of `call()`, run in a thread started for it (a restart must not stall an event loop)."
+    import concurrent.futures
+    outcome = concurrent.futures.Future()
+    outcome.set_running_or_notify_cancel()  # running: an awaiting task that is cancelled cannot cancel it
+    def target():
+        try: outcome.set_result(call())
+        except BaseException as error: outcome.set_exception(error)
+    threading.Thread(target=target, name='toolcall-sandbox-step', daemon=True).start()
+    return outcome
+
+def _finish(steps, pending):
+    "Carry out `steps` in this thread once `pending` (a `_Call`'s future, or None) is done: what a cancelled `_drive_async` leaves."
+    try: value, error = (None if pending is None else pending.result()), None
+    except Exception as failure: value, error = None, failure
+    _drive(steps, value=value, error=error)
+
+# %% ../../nbs/04_interp/05_host.ipynb 17
+_finishing = set()  # exchanges whose awaiting task was cancelled, going on to their end on the loop
+# seconds of short waits for the worker to get back to its loop that an exchange spends on the event loop's thread:
+# an asyncio timer sleeps a millisecond at least, where the worker takes microseconds
+_SPIN_ON_LOOP = 0.001
+
+async def _drive_async(steps, pending=None, finishing:bool=False):
+    """Carry out `steps` on the running event loop (a wait is a reader or writer and a timer; a `_Call` runs in a thread
+    of its own); its return value. Cancelled, the cell still runs to its end: `steps` go on in a task of the loop (or, if
+    that is cancelled too, as the loop closes, in this thread), which keeps the session in step with its worker."""
+    import asyncio
+    loop, value, error, spun = asyncio.get_running_loop(), None, None, 0.0
+    try:
+        while True:
+            if pending is not None:
+                try: value = await asyncio.wrap_future(pending)
+                except asyncio.CancelledError: raise
+                except Exception as failure: error = failure
+                pending = None
+            try: step = steps.send(value) if error is None else steps.throw(error)
+            except StopIteration as stop: return stop.value
+            value = error = None
+            if isinstance(step, _Call): pending = _in_own_thread(step); continue
+            until, fd, events = step
+            delay = max(until - time.monotonic(), 0)
+            if fd is None and spun + delay <= _SPIN_ON_LOOP:
+                spun += delay
+                time.sleep(delay) if delay else os.sched_yield()
+                continue
+            if fd is None: await asyncio.sleep(delay); continue
+            woken = loop.create_future()
+            def wake():
+                if not woken.done(): woken.set_result(None)
+            watch, unwatch = (loop.add_reader, loop.remove_reader) if events == select.POLLIN else (loop.add_writer, loop.remove_writer)
+            watch(fd, wake)
+            timer = loop.call_later(min(delay, _LONGEST_WAIT_MS / 1000), wake)
+            try: await woken
+            finally: unwatch(fd); timer.cancel()
+    except asyncio.CancelledError:
+        if finishing: _finish(steps, pending)
+        else:
+            task = loop.create_task(_drive_async(steps, pending, finishing=True))
+            _finishing.add(task)
+            task.add_done_callback(_finishing.discard)
+        raise
+
+# %% ../../nbs/04_interp/05_host.ipynb 19
 _SETTLE = 0.05  # seconds a worker whose reply came in time may take past the deadline to be seen waiting again
 # bytes: the loop's read is never deeper than this below where it was first seen; a cell's code runs kilobytes deeper
 _STACK_SLACK = 256
@@ -134,7 +260,7 @@ class _WorkerHidden(Exception):
 _MAX_INTERJECTED = 64
 class _Flooded(_UnrequestedFrame): "More frames nobody asked for came while a cell ran than the host reads."
 
-# %% ../../nbs/04_interp/05_host.ipynb 16
+# %% ../../nbs/04_interp/05_host.ipynb 20
 class _Worker:
     "Handles on one running sandbox worker."
     # held by the class: the finalizer may run after module globals are cleared
@@ -143,6 +269,7 @@ class _Worker:
         self.pid = self.pidfd = self.reader = self.request_fd = self.scratch_fd = None
         # /proc/<pid>/syscall and /proc/<pid>/fd; where the request loop waits
         self.syscall_fd = self.task_fds = self.waiting = None
+        self.counted = None  # /proc/<pid>/task and its children file, for `leftover_tasks`
         # the worker's own numbers for its request and reply pipes; the reply pipe's inode
         self.inside = self.reply_pipe = None
         self.cgroups, self.layers, self.requests, self.owner, self.handles = {}, {}, 0, os.getpid(), threading.Lock()
@@ -177,7 +304,7 @@ class _Worker:
                 elif self.pid: os.kill(self.pid, signal_number)
             except OSError: pass
 
-# %% ../../nbs/04_interp/05_host.ipynb 18
+# %% ../../nbs/04_interp/05_host.ipynb 22
 @_patch
 def watch(self:_Worker, inside:tuple, deadline:float) -> bool:
     """Learn where the worker's request loop waits for a request, before any cell ran; False where the kernel does not
@@ -203,12 +330,26 @@ def watch(self:_Worker, inside:tuple, deadline:float) -> bool:
     return False
 
 @_patch
-def collect(self:_Worker, frames:list, deadline:float, hard:float=float('inf')):
+def _next_payload(self:_Worker, deadline:float):
+    """The next reply frame's payload (a generator: it yields the waits it needs, `(until, fd, events)`, and returns the
+    payload); `_FrameTimeout` once `deadline` passed with no complete frame, `EOFError` on close."""
+    reader = self.reader
+    # code mode's reader serves the cell's tool calls while it waits: it does its own waiting
+    if type(reader) is not _FrameReader: return reader.read_payload(deadline)
+    while True:
+        payload = reader.ready_payload()
+        if payload is not None: return payload
+        # looked at once more when the deadline has passed: a frame already there counts
+        if time.monotonic() >= deadline and not reader.pending(): raise _FrameTimeout()
+        yield (deadline, reader.fd, select.POLLIN)
+
+@_patch
+def _collecting(self:_Worker, frames:list, deadline:float, hard:float=float('inf')):
     """Read reply frames into `frames` until the request loop waits for the next request (the last frame is its reply);
     `_FrameTimeout` at `deadline`, and at `hard` however many frames arrive. Only the last frame's payload is kept (the
-    others are b''); `_Flooded` past `_MAX_INTERJECTED` frames nobody asked for."""
+    others are b''); `_Flooded` past `_MAX_INTERJECTED` frames nobody asked for. A generator of waits, as `_next_payload`."""
     if self.waiting is None:  # the kernel does not show where the worker waits: the first frame is the reply
-        if not frames: frames.append(self.reader.read_payload(min(deadline, hard)))
+        if not frames: frames.append((yield from self._next_payload(min(deadline, hard))))
         return
     settled, spins = deadline, 0
     while True:
@@ -216,7 +357,7 @@ def collect(self:_Worker, frames:list, deadline:float, hard:float=float('inf')):
         if not frames or self.reader.pending():
             if len(frames) > _MAX_INTERJECTED:
                 raise _Flooded(f'more than {_MAX_INTERJECTED} frames nobody asked for: something in the session floods the reply pipe')
-            payload = self.reader.read_payload(min(max(deadline, settled), hard))
+            payload = yield from self._next_payload(min(max(deadline, settled), hard))
             if frames: frames[-1] = b''  # not the reply, as another came after it: only counted
             frames.append(payload)
             settled, spins = max(deadline, time.monotonic() + _SETTLE), 0
@@ -231,11 +372,16 @@ def collect(self:_Worker, frames:list, deadline:float, hard:float=float('inf')):
         remaining = settled - time.monotonic()
         if remaining <= 0: raise _FrameTimeout()
         spins += 1
-        if spins <= 5: os.sched_yield()  # back in its loop within microseconds, normally
-        # or later, if it lost its CPU (or the cell still runs)
-        else: time.sleep(min(remaining, 0.00005 * (spins - 5), 0.005))
+        # back in its loop within microseconds, normally (a wait of no time yields the CPU); or later, if it lost its
+        # CPU (or the cell still runs)
+        yield (time.monotonic() + (0 if spins <= 5 else min(remaining, 0.00005 * (spins - 5), 0.005)), None, 0)
 
-# %% ../../nbs/04_interp/05_host.ipynb 20
+@_patch
+def collect(self:_Worker, frames:list, deadline:float, hard:float=float('inf')):
+    "`_collecting`, waiting in this thread."
+    _drive(self._collecting(frames, deadline, hard))
+
+# %% ../../nbs/04_interp/05_host.ipynb 24
 @_patch
 def decode_reply(self:_Worker, payload:bytes, request_id:int) -> dict:
     "The reply to request `request_id` from its frame; a frame with another id is one nobody asked for."
@@ -251,18 +397,23 @@ def last_word(self:_Worker, frames:list) -> dict|None:
     except _FrameViolation: return None
     return message if message.get('ended') in ('threads', 'window', 'failed') else None
 
-# %% ../../nbs/04_interp/05_host.ipynb 22
+# %% ../../nbs/04_interp/05_host.ipynb 26
 @_patch
 def leftover_tasks(self:_Worker) -> tuple:
     """(threads besides the worker's main one, child processes of the worker), read from the host's /proc; (0, 0) where
-    it cannot tell."""
+    it cannot tell. The two /proc files are opened once, then read again each time (as `where` reads its own)."""
     if not self.pid or self.pidfd is None: return (0, 0)
-    try: threads = len(os.listdir(f'/proc/{self.pid}/task')) - 1
-    except OSError: return (0, 0)  # gone: the next request finds out
+    if self.counted is None:
+        try: self.counted = [os.open(f'/proc/{self.pid}/task', os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC), None]
+        except OSError: return (0, 0)  # gone: the next request finds out
+        # a kernel without CONFIG_PROC_CHILDREN: threads only (the worker's own check still kills processes)
+        try: self.counted[1] = os.open(f'/proc/{self.pid}/task/{self.pid}/children', os.O_RDONLY | os.O_CLOEXEC)
+        except OSError: pass
+    threads_fd, children_fd = self.counted
     try:
-        with open(f'/proc/{self.pid}/task/{self.pid}/children') as file: processes = len(file.read().split())
-    # a kernel without CONFIG_PROC_CHILDREN: threads only (the worker's own check still kills processes)
-    except OSError: processes = 0
+        threads = len(os.listdir(threads_fd)) - 1
+        processes = 0 if children_fd is None else len(os.pread(children_fd, 1 << 16, 0).split())
+    except OSError: return (0, 0)
     return (0, 0) if self.exited() else (threads, processes)  # exited meanwhile: the pid may name another process
 
 @_patch
@@ -281,7 +432,7 @@ def reached_memory_limit(self:_Worker) -> bool:
     except OSError: pass
     return any(counters.get(name, '0') not in ('0', '') for name in ('oom_kill', 'max', 'failcnt'))
 
-# %% ../../nbs/04_interp/05_host.ipynb 24
+# %% ../../nbs/04_interp/05_host.ipynb 28
 @_patch
 def stop(self:_Worker):
     "Kill the worker and everything it started and wait until it is gone; never raises, safe to call again."
@@ -293,10 +444,11 @@ def stop(self:_Worker):
             try: os.killpg(self.pid, signal.SIGKILL)
             except OSError: pass
         pidfd, cgroups = self.pidfd, self.cgroups
-        descriptors = (self.request_fd, self.reader.fd if self.reader else None, self.scratch_fd, self.syscall_fd, self.task_fds)
+        descriptors = (self.request_fd, self.reader.fd if self.reader else None, self.scratch_fd, self.syscall_fd, self.task_fds,
+                       *(self.counted or ()))
         # forget every descriptor before closing it: a later call can never touch a number the host has reused
         self.pid = self.pidfd = self.reader = self.request_fd = None
-        self.scratch_fd = self.syscall_fd = self.task_fds = self.waiting = None
+        self.scratch_fd = self.syscall_fd = self.task_fds = self.waiting = self.counted = None
         self.cgroups = {}
     for fd in descriptors:
         if fd is not None:
@@ -313,7 +465,7 @@ def stop(self:_Worker):
     scratch, self.scratch_dir = self.scratch_dir, None
     if scratch: _remove_scratch(scratch)
 
-# %% ../../nbs/04_interp/05_host.ipynb 26
+# %% ../../nbs/04_interp/05_host.ipynb 30
 def _layer_table(report:dict, limits:dict) -> tuple:
     "Turn the worker's setup report into `Layer`s."
     rlimits = set(report.get('rlimits', ()))
@@ -360,7 +512,7 @@ def _layer_table(report:dict, limits:dict) -> tuple:
               'where nothing of the session can run: code a cell left behind cannot answer for a later cell'),
     )
 
-# %% ../../nbs/04_interp/05_host.ipynb 28
+# %% ../../nbs/04_interp/05_host.ipynb 32
 def _make_scratch(uid:int, gid:int) -> str:
     "A private directory for a container-mode session's scratch: mode 700, owned by the session's ids."
     import tempfile
@@ -378,7 +530,7 @@ def _remove_scratch(path:str):
         if not os.path.lexists(path): return
         time.sleep(0.002 * min(attempt + 1, 10))
 
-# %% ../../nbs/04_interp/05_host.ipynb 30
+# %% ../../nbs/04_interp/05_host.ipynb 34
 def _container_layer_table(report:dict, limits:dict, scratch:str) -> tuple:
     "The `Layer`s of a container-mode session, from the worker's report."
     on = lambda key: bool(report.get(key))
@@ -418,7 +570,7 @@ def _container_layer_table(report:dict, limits:dict, scratch:str) -> tuple:
         full['replies'],
     )
 
-# %% ../../nbs/04_interp/05_host.ipynb 34
+# %% ../../nbs/04_interp/05_host.ipynb 38
 _PROMISED_LAYERS = ('namespaces', 'filesystem', 'unprivileged_user', 'background', 'memory', 'processes')
 # what container mode keeps, or refuses to start (processes: only where the host is root)
 _CONTAINER_PROMISED = ('landlock_fs', 'seccomp', 'network', 'signals', 'unprivileged_user', 'background', 'memory')
@@ -470,7 +622,7 @@ def _missing_layers_message(missing:list, # The layers that are missing
         lines.append("or pass isolation='partial' to run without them (the code may then reach what they keep out)")
     return '\n'.join(lines)
 
-# %% ../../nbs/04_interp/05_host.ipynb 37
+# %% ../../nbs/04_interp/05_host.ipynb 41
 _WORKER_MODULES = ('protocol', 'isolation', 'worker')  # everything that runs inside, in the order they are loaded
 _BOOTSTRAP = ("import builtins, sys, types, importlib.machinery as machinery\n"
               "package = types.ModuleType('toolcall_sandbox'); package.__path__ = []; sys.modules['toolcall_sandbox'] = package\n"
@@ -510,7 +662,7 @@ def _jpeg_size(data:bytes) -> tuple:
         position += 2 + int.from_bytes(data[position + 2:position + 4], 'big')
     return (0, 0)
 
-# %% ../../nbs/04_interp/05_host.ipynb 38
+# %% ../../nbs/04_interp/05_host.ipynb 42
 def _image(mime:str, encoded:str) -> Image|None:
     "An `Image` from untrusted base64 data, if it decodes and its header gives a size."
     try: data = base64.b64decode(encoded, validate=True)
@@ -559,7 +711,7 @@ def _outputs(message:dict, limit:int, max_images:int=8) -> tuple:
         else: raise _FrameViolation(f'unknown output type {kind!r}')
     return tuple(clean), tuple(images)
 
-# %% ../../nbs/04_interp/05_host.ipynb 42
+# %% ../../nbs/04_interp/05_host.ipynb 46
 class _Template:
     "The host's handle on its template process, which forks new sandbox sessions."
     def __init__(self): self.lock, self.process, self.control, self.owner = threading.Lock(), None, None, None
@@ -602,7 +754,7 @@ class _Template:
 _template = _Template()
 atexit.register(_template.close)
 
-# %% ../../nbs/04_interp/05_host.ipynb 43
+# %% ../../nbs/04_interp/05_host.ipynb 47
 _MAX_CODE_CHARACTERS = 1_000_000  # a request frame stays far below the worker's frame limit
 _MAX_CONFIG_BYTES = 1 << 20  # the settings frame (mostly `env`)
 _MAX_SHARED_PATHS = 64
@@ -671,7 +823,7 @@ def _close_shared(shared:list):
         except OSError: pass
     shared.clear()
 
-# %% ../../nbs/04_interp/05_host.ipynb 46
+# %% ../../nbs/04_interp/05_host.ipynb 50
 class Sandbox:
     "A persistent, isolated Python session (like a notebook kernel) for running untrusted code."
     def __init__(self,
@@ -750,7 +902,7 @@ class Sandbox:
         state = 'closed' if self._closed else f'pid {self._worker.pid}'
         return f'Sandbox({state}, timeout={self.timeout}, isolated={not self._closed and self.status().fully_isolated})'
 
-# %% ../../nbs/04_interp/05_host.ipynb 48
+# %% ../../nbs/04_interp/05_host.ipynb 52
 @_patch
 def _check_settings(self:Sandbox):
     "Refuse limits and an environment the worker could not honour."
@@ -778,7 +930,7 @@ def _pin_shared_paths(self:Sandbox, read_paths, write_paths):
     # the code runs as an unrelated uid: only "other" bits apply
     if os.geteuid() == 0: _check_shared_for_others(self._shared)
 
-# %% ../../nbs/04_interp/05_host.ipynb 51
+# %% ../../nbs/04_interp/05_host.ipynb 55
 class _SessionIds:
     "The unprivileged (uid, gid) pairs of this process's live sessions when the host is root: one pair per session."
     directory = '/run/toolcall_lib-uids'
@@ -829,7 +981,7 @@ def _has_id(lookup, number:int) -> bool:
 
 _session_ids = _SessionIds()
 
-# %% ../../nbs/04_interp/05_host.ipynb 52
+# %% ../../nbs/04_interp/05_host.ipynb 56
 @_patch
 def _ids(self:Sandbox) -> tuple:
     "(uid, gid) the code runs as: the host's own, or when the host is root an unused unprivileged pair of this session's own."
@@ -859,7 +1011,7 @@ def _environment(self:Sandbox) -> dict:
             'MPLBACKEND': 'module://matplotlib_inline.backend_inline', 'MPLCONFIGDIR': f'{scratch}/.matplotlib',
             'OPENBLAS_NUM_THREADS': '1', 'OMP_NUM_THREADS': '1', 'MKL_NUM_THREADS': '1', **self.env}
 
-# %% ../../nbs/04_interp/05_host.ipynb 54
+# %% ../../nbs/04_interp/05_host.ipynb 58
 @_patch
 def _start(self:Sandbox):
     worker = self._worker
@@ -916,7 +1068,7 @@ def _start(self:Sandbox):
     if container: missing = [name for name in missing if name not in ('namespaces', 'filesystem', 'disk', 'processes')]
     if missing: warnings.warn(f'sandbox running without: {", ".join(missing)}', IsolationWarning, stacklevel=3)
 
-# %% ../../nbs/04_interp/05_host.ipynb 56
+# %% ../../nbs/04_interp/05_host.ipynb 60
 def _tool_door(tools, approve, on_step, timeout):
     "The door of code mode for `tools` (None without tools)."
     if tools is None:
@@ -937,7 +1089,7 @@ def _start(self:Sandbox):
         self._worker.stop()
         raise SandboxError(failure)
 
-# %% ../../nbs/04_interp/05_host.ipynb 58
+# %% ../../nbs/04_interp/05_host.ipynb 62
 @_patch
 def status(self:Sandbox) -> SandboxStatus:
     "Which isolation layers this session has, as reported by the worker."
@@ -966,13 +1118,14 @@ def _check_usable(self:Sandbox):
                            'this process\'s to use; create a new Sandbox here')
     if self._closed: raise SandboxClosedError('this sandbox is closed; create a new Sandbox')
 
-# %% ../../nbs/04_interp/05_host.ipynb 60
+# %% ../../nbs/04_interp/05_host.ipynb 64
 @_patch
 def reset(self:Sandbox):
     "Discard all state: kill the worker and start a fresh one with an empty scratch directory."
     self._check_usable()
     with self._lock:
         self._check_usable()
+        if self._running: raise SandboxError('a cell is running in this session, started by this same thread: wait for it')
         self._worker.stop()
         self._start()
 
@@ -989,11 +1142,14 @@ def close(self:Sandbox):
         # the run sees its worker gone and returns, without starting another (the sandbox is closed)
         self._lock.acquire()
     try:
+        # a run of this very thread is under way (a cell awaited with `run_async` on its event loop): it ends the
+        # session when it sees its worker gone
+        if self._running: self._worker.signal(signal.SIGKILL); return
         self._finalizer()
         self._shared_finalizer()
     finally: self._lock.release()
 
-# %% ../../nbs/04_interp/05_host.ipynb 62
+# %% ../../nbs/04_interp/05_host.ipynb 66
 @_patch
 def _lost(self:Sandbox, message:str, started:float, timed_out:bool=False,
           why:str='the session was restarted: all variables, imports and files were lost') -> RunResult:
@@ -1006,37 +1162,80 @@ def _lost(self:Sandbox, message:str, started:float, timed_out:bool=False,
     return RunResult(error=message, timed_out=timed_out, state_lost=True, duration=time.monotonic() - started, notes=notes)
 
 @_patch
-def run(self:Sandbox,
-        code:str, # Python code to run in the session
-        timeout:float|None=None, # Seconds before the cell is interrupted (default: the sandbox's timeout)
-       ) -> RunResult:
-    "Run `code` in the session; return what a notebook would show."
+def _timeout_for(self:Sandbox, code:str, timeout:float|None) -> tuple:
+    "(the timeout a run of `code` gets, a note for its result or None), or `TypeError`/`ValueError` for bad arguments."
     if not isinstance(code, str): raise TypeError(f'code must be a str, not {type(code).__name__}')
     if len(code) > _MAX_CODE_CHARACTERS:
         raise ValueError(f'code is {len(code)} characters long; the limit is {_MAX_CODE_CHARACTERS}: send less at a time')
     timeout = self.timeout if timeout is None else timeout
     if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not 0 < timeout <= sys.float_info.max:
         raise ValueError(f'timeout must be a positive number of seconds, not {timeout!r}')
-    if timeout > self.max_timeout:  # a model asking for timeout=10**9 must not hold the caller for years
-        result = self._run(code, self.max_timeout)
-        return replace(result, notes=result.notes + (f'timeout cut to this session\'s limit of {self.max_timeout:g} s',))
-    return self._run(code, timeout)
+    # a model asking for timeout=10**9 must not hold the caller for years
+    if timeout > self.max_timeout: return self.max_timeout, f'timeout cut to this session\'s limit of {self.max_timeout:g} s'
+    return timeout, None
+
+@_patch
+def run(self:Sandbox,
+        code:str, # Python code to run in the session
+        timeout:float|None=None, # Seconds before the cell is interrupted (default: the sandbox's timeout)
+       ) -> RunResult:
+    "Run `code` in the session; return what a notebook would show."
+    timeout, note = self._timeout_for(code, timeout)
+    result = self._run(code, timeout)
+    return result if note is None else replace(result, notes=result.notes + (note,))
 
 @_patch
 def _run(self:Sandbox, code:str, timeout:float) -> RunResult:
     self._check_usable()  # before the lock: in a forked copy of the host it may be held by a thread that is not there
     with self._lock:
         self._check_usable()
-        self._running = True
-        try: return self._run_cell(code, timeout)
-        finally: self._running = False
+        return _drive(self._locked_exchange(code, timeout), _HOLD_GIL_FOR)
 
-# %% ../../nbs/04_interp/05_host.ipynb 64
 @_patch
-def _run_cell(self:Sandbox, code:str, timeout:float) -> RunResult:
-    started = time.monotonic()
+def _locked_exchange(self:Sandbox, code:str, timeout:float):
+    "`_exchange`, in a session whose lock this thread holds; a `close` that came meanwhile is finished at its end."
+    # the lock is reentrant: only code of this very thread gets here during a run (a signal handler, a second task of an
+    # event loop awaiting `run_async`), and a second exchange would take the first one's reply
+    if self._running: raise SandboxError('a cell is already running in this session, started by this same thread: wait for it')
+    self._running = True
+    try: return (yield from self._exchange(code, timeout))
+    finally:
+        self._running = False
+        if self._closed and self._owner == os.getpid(): self._finalizer(); self._shared_finalizer()
+
+@_patch
+async def run_async(self:Sandbox,
+                    code:str, # Python code to run in the session
+                    timeout:float|None=None, # Seconds before the cell is interrupted (default: the sandbox's timeout)
+                   ) -> RunResult:
+    """`run`, awaited on the running event loop with no thread in between (an async server's calls do not pass through a
+    thread pool). A session with tools, or one running a cell for another thread, is run in a thread of its own."""
+    import asyncio
+    timeout, note = self._timeout_for(code, timeout)
+    self._check_usable()
+    if self._tools is None and self._lock.acquire(blocking=False):
+        if not self._running:
+            try: self._check_usable()
+            except BaseException: self._lock.release(); raise
+            result = await _drive_async(self._releasing(self._locked_exchange(code, timeout)))
+            return result if note is None else replace(result, notes=result.notes + (note,))
+        self._lock.release()  # another task of this loop runs a cell here: wait for the session in a thread
+    result = await asyncio.wrap_future(_in_own_thread(_Call(self._run, code, timeout)))
+    return result if note is None else replace(result, notes=result.notes + (note,))
+
+@_patch
+def _releasing(self:Sandbox, steps):
+    "`steps`, then the session's lock released (by this thread: an exchange of `run_async` stays on its loop's thread)."
+    try: return (yield from steps)
+    finally: self._lock.release()
+
+# %% ../../nbs/04_interp/05_host.ipynb 68
+@_patch
+def _exchange(self:Sandbox, code:str, timeout:float):
+    "One cell's round trip, as a generator of waits and `_Call`s (see `_drive`) that returns its `RunResult`."
+    started, lost = time.monotonic(), functools.partial(_Call, self._lost)
     if self._worker.reader is None:  # an earlier restart failed: try again
-        failure = self._restart()
+        failure = yield _Call(self._restart)
         if failure is not None:
             return RunResult(error=f'SandboxError: the sandbox could not be started ({failure})', state_lost=True,
                              duration=time.monotonic() - started, notes=('the next run tries again',))
@@ -1045,64 +1244,65 @@ def _run_cell(self:Sandbox, code:str, timeout:float) -> RunResult:
     distrusted = 'the session was restarted (it can no longer be trusted): all variables, imports and files were lost'
     try:
         if worker.reader.pending():
-            return self._lost('SandboxError: the sandbox wrote to its reply pipe after its last cell had returned, '
-                              'so its replies cannot be trusted; the code was not run', started, why=tainted)
+            return (yield lost('SandboxError: the sandbox wrote to its reply pipe after its last cell had returned, '
+                              'so its replies cannot be trusted; the code was not run', started, why=tainted))
         request_id = worker.requests = worker.requests + 1
         request = _pack_frame({'op': 'run', 'id': request_id, 'code': code, 'max_output': self.max_output})
-        try: _write_all(worker.request_fd, request, started + timeout + self.grace)  # a live worker reads at once
+        try: yield from _writing(worker.request_fd, request, started + timeout + self.grace)  # a live worker reads at once
         except _FrameTimeout:
-            return self._lost(f'TimeoutError: the sandbox did not take the code within the {timeout} s limit '
-                              '(it stopped reading its requests), so it was killed', started, timed_out=True)
+            return (yield lost(f'TimeoutError: the sandbox did not take the code within the {timeout} s limit '
+                              '(it stopped reading its requests), so it was killed', started, timed_out=True))
         hard = started + timeout + self.grace + _SETTLE  # however many frames arrive meanwhile
-        try: worker.collect(frames, started + timeout, hard); timed_out = False
+        try: yield from worker._collecting(frames, started + timeout, hard); timed_out = False
         except _FrameTimeout:
             worker.signal(signal.SIGINT)
-            try: worker.collect(frames, time.monotonic() + self.grace, hard); timed_out = True
+            try: yield from worker._collecting(frames, time.monotonic() + self.grace, hard); timed_out = True
             except _FrameTimeout:
-                return self._lost(f'TimeoutError: the code ran past the {timeout} s limit and did not stop when '
-                                  'interrupted, so the sandbox was killed', started, timed_out=True)
+                return (yield lost(f'TimeoutError: the code ran past the {timeout} s limit and did not stop when '
+                                  'interrupted, so the sandbox was killed', started, timed_out=True))
         reply = worker.decode_reply(frames[-1], request_id)
         # its last word, taken as a reply where unchecked
         if reply.get('ended') is not None: raise EOFError('the worker ended itself')
         if not self.keep_background:
             threads, processes = worker.leftover_tasks()
             if threads or processes:  # the worker said nothing was left: the code rewrote its check
-                return self._lost(f'SandboxError: the cell left {threads} thread(s) and {processes} process(es) running after it '
+                return (yield lost(f'SandboxError: the cell left {threads} thread(s) and {processes} process(es) running after it '
                                   'returned (it switched off the worker\'s own check), so its reply cannot be trusted', started,
-                                  why='the session was restarted (work left running): all variables, imports and files were lost')
-        return self._result(reply, timed_out, timeout, started, interjected=len(frames) - 1)
+                                  why='the session was restarted (work left running): all variables, imports and files were lost'))
+        if len(frames) > 1: return (yield _Call(self._result, reply, timed_out, timeout, started, interjected=len(frames) - 1))
+        return self._result(reply, timed_out, timeout, started)
     except (EOFError, BrokenPipeError):
         ended = worker.last_word(frames)
         if ended is not None and ended['ended'] == 'threads':
             threads = _count(ended, 'threads')
-            return self._lost(f'SandboxError: the cell left {threads} thread(s) running after it returned, so its output is not '
+            return (yield lost(f'SandboxError: the cell left {threads} thread(s) running after it returned, so its output is not '
                               'shown (those threads could have written it)', started,
                               why=f'the cell left {threads} thread(s) running: nothing a cell starts may outlive it, so the session '
-                                  'was restarted (all variables, imports and files were lost)')
+                                  'was restarted (all variables, imports and files were lost)'))
         if ended is not None and ended['ended'] == 'failed':
             detail = ended['detail'][:300] if isinstance(ended.get('detail'), str) else 'no detail'
-            return self._lost(f'SandboxError: the sandbox worker failed in its own work after the cell ({detail}), so the '
-                              'session was restarted', started)
+            return (yield lost(f'SandboxError: the sandbox worker failed in its own work after the cell ({detail}), so the '
+                              'session was restarted', started))
         if ended is not None:
-            return self._lost('SandboxError: code left in the session turned a signal handler, the garbage collector or a trace '
+            return (yield lost('SandboxError: code left in the session turned a signal handler, the garbage collector or a trace '
                               'function back on while the worker was switching them off after the cell, so its reply cannot be '
-                              'trusted', started, why=distrusted)
+                              'trusted', started, why=distrusted))
         if worker.reached_memory_limit():
             total = self.limits['memory_mb'] + self.limits['disk_mb']
-            return self._lost(f'MemoryError: the session reached its memory limit ({total} MiB for all its processes, shared '
-                              'memory and scratch files together) and was killed', started)
-        return self._lost('SandboxError: the sandbox process died while running the code '
-                          '(it exited, crashed, or hit its CPU limit)', started)
+            return (yield lost(f'MemoryError: the session reached its memory limit ({total} MiB for all its processes, shared '
+                              'memory and scratch files together) and was killed', started))
+        return (yield lost('SandboxError: the sandbox process died while running the code '
+                          '(it exited, crashed, or hit its CPU limit)', started))
     except _WorkerHidden as exception:
-        return self._lost(f'SandboxError: the sandbox worker cannot be checked any more ({exception}), so its reply cannot '
-                          'be trusted', started, why=distrusted)
+        return (yield lost(f'SandboxError: the sandbox worker cannot be checked any more ({exception}), so its reply cannot '
+                          'be trusted', started, why=distrusted))
     except _UnrequestedFrame as exception:
-        return self._lost(f'SandboxError: the sandbox sent a reply nobody asked for ({exception}), so none of its '
-                          'replies can be trusted', started, why=tainted)
+        return (yield lost(f'SandboxError: the sandbox sent a reply nobody asked for ({exception}), so none of its '
+                          'replies can be trusted', started, why=tainted))
     except _FrameViolation as exception:
-        return self._lost(f'SandboxError: the sandbox sent an invalid reply ({exception})', started)
+        return (yield lost(f'SandboxError: the sandbox sent an invalid reply ({exception})', started))
 
-# %% ../../nbs/04_interp/05_host.ipynb 66
+# %% ../../nbs/04_interp/05_host.ipynb 70
 @_patch
 def _result(self:Sandbox, reply:dict, timed_out:bool, timeout:float, started:float, interjected:int=0) -> RunResult:
     limit = self.max_output
@@ -1132,7 +1332,7 @@ def _result(self:Sandbox, reply:dict, timed_out:bool, timeout:float, started:flo
     return RunResult(output, value, error, images, tuple(notes), timed_out, bool(interjected), time.monotonic() - started,
                      outputs)
 
-# %% ../../nbs/04_interp/05_host.ipynb 68
+# %% ../../nbs/04_interp/05_host.ipynb 72
 @_patch
 def _directory_fd(self:Sandbox, name:str) -> tuple:
     "(directory fd, path relative to it) for `name`: relative names are in scratch, absolute ones in a write path."
@@ -1161,7 +1361,7 @@ def read_file(self:Sandbox,
         # never more than the code itself may read
         with _FileSystemIds(*self._ids()): return _read_regular_file(directory, relative, limit, self._ids())
 
-# %% ../../nbs/04_interp/05_host.ipynb 69
+# %% ../../nbs/04_interp/05_host.ipynb 73
 @_patch
 def write_file(self:Sandbox,
                name:str, # A path relative to scratch (its directory must exist)

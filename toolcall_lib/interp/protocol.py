@@ -115,6 +115,16 @@ class _FrameReader:
             if not chunk: raise EOFError('the worker closed its pipe')
             self.buffer += chunk
 
+    def ready_payload(self) -> bytes|None:
+        """The next frame's payload if what the pipe holds now completes it, else None: reads at most once, never waits
+        (`EOFError` on close)."""
+        payload = self._complete_payload()
+        if payload is not None or not _readable(self.fd): return payload
+        chunk = _os_read(self.fd, 1 << 20)
+        if not chunk: raise EOFError('the worker closed its pipe')
+        self.buffer += chunk
+        return self._complete_payload()
+
     def decode(self, payload:bytes) -> dict:
         "The JSON object a frame's payload holds, within the element limit."
         if self.max_elements is not None and _json_element_count(payload, self.max_elements) > self.max_elements:
@@ -133,7 +143,7 @@ class _FrameReader:
         "True if anything waits to be read: a frame or part of one in the buffer or the pipe, or the end of the pipe."
         return bool(self.buffer) or _readable(self.fd)
 
-# %% ../../nbs/04_interp/01_protocol.ipynb 17
+# %% ../../nbs/04_interp/01_protocol.ipynb 19
 _ERROR_LENGTH_FACTOR = 4  # a traceback may be this many times `max_output` characters long
 _TEXT_MIMES = ('text/plain', 'text/markdown', 'text/html', 'text/latex', 'image/svg+xml')
 _IMAGE_MIMES = ('image/png', 'image/jpeg')
@@ -147,7 +157,7 @@ def _png_size(data:bytes) -> tuple:
     if data[:8] != _PNG_SIGNATURE or len(data) < 24: return (0, 0)
     return struct.unpack('>II', data[16:24])
 
-# %% ../../nbs/04_interp/01_protocol.ipynb 20
+# %% ../../nbs/04_interp/01_protocol.ipynb 22
 def _patch(function):
     "Make `function` a method of the class its `self` parameter is annotated with (a class built up a method per cell)."
     annotation = function.__annotations__['self']

@@ -197,6 +197,14 @@ def get(self:SandboxPool,
         return sandbox
 
 @_patch
+def get_started(self:SandboxPool,
+                key:str, # Whose session
+               ) -> Sandbox|None:
+    """The sandbox of `key` if one is up, marked as just used, else None: never starts or closes one, so an event loop
+    can call it (`close_idle` then ends the idle ones)."""
+    with self.lock: return self._take(key, self.clock())
+
+@_patch
 def close_idle(self:SandboxPool):
     "Close the sandboxes unused for more than `idle_timeout` seconds now (`get` does this too)."
     with self.lock: expired = self._expired(self.clock())
