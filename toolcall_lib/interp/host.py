@@ -4,7 +4,7 @@
 
 # %% ../../nbs/04_interp/05_host.ipynb 2
 from __future__ import annotations
-import atexit, base64, fcntl, functools, json, math, os, select, signal, stat, struct, sys, termios, threading, time, warnings, weakref
+import atexit, base64, errno, fcntl, functools, json, math, os, select, signal, stat, struct, sys, termios, threading, time, warnings, weakref
 from dataclasses import dataclass, replace
 from ..errors import ToolcallLibError
 from .results import Image, RunResult, _model_text
@@ -132,22 +132,82 @@ class _Call:
     def __init__(self, function, *arguments, **options): self.function, self.arguments, self.options = function, arguments, options
     def __call__(self): return self.function(*self.arguments, **self.options)
 
-def _held_waiter():
-    "`wait(fd, events, seconds)`: ppoll(2) through `ctypes.PyDLL`, which keeps the GIL while it waits; None where it is missing."
-    try:
-        import ctypes
-        ppoll = ctypes.PyDLL(None, use_errno=True).ppoll
-    except (ImportError, OSError, AttributeError): return None
-    class PollFd(ctypes.Structure): _fields_ = [('fd', ctypes.c_int), ('events', ctypes.c_short), ('revents', ctypes.c_short)]
-    class TimeSpec(ctypes.Structure): _fields_ = [('seconds', ctypes.c_long), ('nanoseconds', ctypes.c_long)]
-    ppoll.argtypes = [ctypes.POINTER(PollFd), ctypes.c_ulong, ctypes.POINTER(TimeSpec), ctypes.c_void_p]
-    ppoll.restype = ctypes.c_int
-    def wait(fd:int|None, events:int, seconds:float):
-        entry = None if fd is None else PollFd(fd, events, 0)
-        ppoll(entry, int(entry is not None), TimeSpec(int(seconds), int(seconds % 1 * 1e9)), None)
-    return wait
+class _PlainCalls:
+    "The system calls of a run's hot path, as Python makes them (each lets go of the GIL)."
+    def wait(self, fd:int|None, events:int, seconds:float) -> bool:
+        "Whether `fd` is ready for `events` (or hung up) within `seconds`; with no `fd`, wait `seconds`."
+        if fd is None: time.sleep(seconds); return False
+        poller = select.poll()
+        poller.register(fd, events)
+        return bool(poller.poll(math.ceil(min(seconds * 1000, _LONGEST_WAIT_MS))))
+    def readable(self, fd:int) -> bool: return self.wait(fd, select.POLLIN, 0)
+    def read(self, fd:int, size:int) -> bytes: return os.read(fd, size)
+    def write(self, fd:int, data) -> int: return os.write(fd, data)
+    def pread(self, fd:int, size:int, offset:int) -> bytes: return os.pread(fd, size, offset)
+    def unread(self, fd:int) -> int:
+        "Bytes waiting in pipe `fd`."
+        return int.from_bytes(fcntl.ioctl(fd, termios.FIONREAD, bytes(4)), sys.byteorder)
+    def link(self, directory_fd:int, name:str) -> str: return os.readlink(name, dir_fd=directory_fd)
 
-_wait_holding_gil = _held_waiter()
+class _HeldCalls(_PlainCalls):
+    """The same calls through `ctypes.PyDLL`, which keeps the GIL: a busy thread of the host cannot take it while they run.
+    A `wait` holds it for as long as it waits, so it is given a short time (`_HOLD_GIL_FOR`)."""
+    def __init__(self):
+        import ctypes
+        libc, self.ctypes = ctypes.PyDLL(None, use_errno=True), ctypes
+        class PollFd(ctypes.Structure): _fields_ = [('fd', ctypes.c_int), ('events', ctypes.c_short), ('revents', ctypes.c_short)]
+        class TimeSpec(ctypes.Structure): _fields_ = [('seconds', ctypes.c_long), ('nanoseconds', ctypes.c_long)]
+        self.PollFd, self.TimeSpec = PollFd, TimeSpec
+        size, descriptor = ctypes.c_ssize_t, ctypes.c_int
+        # buffers filled by the call are passed as void pointers (a `c_char_p` parameter would get a copy of the array)
+        into, text = ctypes.c_void_p, ctypes.c_char_p
+        signatures = {'ppoll': ([ctypes.POINTER(PollFd), ctypes.c_ulong, ctypes.POINTER(TimeSpec), ctypes.c_void_p], ctypes.c_int),
+                      'read': ([descriptor, into, ctypes.c_size_t], size), 'write': ([descriptor, text, ctypes.c_size_t], size),
+                      'pread64': ([descriptor, into, ctypes.c_size_t, ctypes.c_int64], size),
+                      'ioctl': ([descriptor, ctypes.c_ulong, ctypes.POINTER(ctypes.c_int)], ctypes.c_int),
+                      'readlinkat': ([descriptor, text, into, ctypes.c_size_t], size)}
+        for name, (arguments, result) in signatures.items():
+            function = getattr(libc, name)
+            function.argtypes, function.restype = arguments, result
+            setattr(self, f'_{name}', function)
+
+    def _checked(self, call, *arguments) -> int:
+        "`call(*arguments)`, again after EINTR; `OSError` (its subclass for the errno) on failure."
+        while True:
+            result = call(*arguments)
+            if result >= 0: return result
+            number = self.ctypes.get_errno()
+            if number != errno.EINTR: raise OSError(number, os.strerror(number))
+
+    def wait(self, fd:int|None, events:int, seconds:float) -> bool:
+        entry = None if fd is None else self.PollFd(fd, events, 0)
+        seconds = max(seconds, 0)
+        spec = self.TimeSpec(int(seconds), int(seconds % 1 * 1e9))
+        return self._ppoll(entry, int(entry is not None), spec, None) > 0  # a signal: not ready, the caller looks again
+    def read(self, fd:int, size:int) -> bytes:
+        size = min(size, max(self.unread(fd), 1))  # what the pipe holds (1 byte reads its end): no 1 MiB buffer per reply
+        buffer = self.ctypes.create_string_buffer(size)
+        return self.ctypes.string_at(buffer, self._checked(self._read, fd, buffer, size))
+    def write(self, fd:int, data) -> int:
+        data = bytes(data[:1 << 16])  # a pipe takes 64 KiB at most at a time
+        return self._checked(self._write, fd, data, len(data))
+    def pread(self, fd:int, size:int, offset:int) -> bytes:
+        buffer = self.ctypes.create_string_buffer(size)
+        return self.ctypes.string_at(buffer, self._checked(self._pread64, fd, buffer, size, offset))
+    def unread(self, fd:int) -> int:
+        count = self.ctypes.c_int(0)
+        self._checked(self._ioctl, fd, termios.FIONREAD, self.ctypes.byref(count))
+        return count.value
+    def link(self, directory_fd:int, name:str) -> str:
+        buffer = self.ctypes.create_string_buffer(4096)
+        return os.fsdecode(self.ctypes.string_at(buffer, self._checked(self._readlinkat, directory_fd, os.fsencode(name), buffer, 4096)))
+
+def _hot_path_calls() -> _PlainCalls:
+    "`_HeldCalls` where ctypes can make them, else `_PlainCalls`."
+    try: return _HeldCalls()
+    except (ImportError, OSError, AttributeError): return _PlainCalls()
+
+_calls = _hot_path_calls()
 
 def _wait_ready(fd:int, events:int, until:float):
     "Wait, letting go of the GIL, until `fd` is ready for `events` (or hung up) or `until` passes."
@@ -159,7 +219,7 @@ def _writing(fd:int, data:bytes, deadline:float):
     "Write all of `data` to non-blocking `fd` (a generator of waits); `_FrameTimeout` if its pipe stays full past `deadline`."
     view = memoryview(data)
     while view:
-        try: view = view[os.write(fd, view):]
+        try: view = view[_calls.write(fd, view):]
         except BlockingIOError:
             if time.monotonic() >= deadline: raise _FrameTimeout() from None
             yield (deadline, fd, select.POLLOUT)
@@ -168,7 +228,7 @@ def _writing(fd:int, data:bytes, deadline:float):
 def _drive(steps, hold:float=0.0, value=None, error:BaseException|None=None):
     """Carry out `steps` (a generator of waits and `_Call`s, sent `value` or thrown `error` first) in this thread; its
     return value. Its first `hold` seconds of waiting keep the GIL."""
-    held_until = time.monotonic() + hold if hold > 0 and _wait_holding_gil is not None else 0.0
+    held_until = time.monotonic() + hold if hold > 0 and isinstance(_calls, _HeldCalls) else 0.0
     while True:
         try: step = steps.send(value) if error is None else steps.throw(error)
         except StopIteration as stop: return stop.value
@@ -180,7 +240,7 @@ def _drive(steps, hold:float=0.0, value=None, error:BaseException|None=None):
         until, fd, events = step
         now = time.monotonic()
         # the generator looks again after every wait, so one that ends early (the hold ran out) costs a look
-        if now < held_until: _wait_holding_gil(fd, events, max(min(until, held_until) - now, 0))
+        if now < held_until: _calls.wait(fd, events, min(until, held_until) - now)
         elif fd is not None: _wait_ready(fd, events, until)
         elif until > now: time.sleep(until - now)
         else: os.sched_yield()
@@ -269,7 +329,7 @@ class _Worker:
         self.pid = self.pidfd = self.reader = self.request_fd = self.scratch_fd = None
         # /proc/<pid>/syscall and /proc/<pid>/fd; where the request loop waits
         self.syscall_fd = self.task_fds = self.waiting = None
-        self.counted = None  # /proc/<pid>/task and its children file, for `leftover_tasks`
+        self.counted = None  # /proc/<pid>/stat and its children file, for `leftover_tasks`
         # the worker's own numbers for its request and reply pipes; the reply pipe's inode
         self.inside = self.reply_pipe = None
         self.cgroups, self.layers, self.requests, self.owner, self.handles = {}, {}, 0, os.getpid(), threading.Lock()
@@ -277,20 +337,25 @@ class _Worker:
 
     def exited(self) -> bool:
         "True once the worker's process has exited (its pid may then name another process)."
-        return _readable(self.pidfd)
+        return _calls.readable(self.pidfd)
+
+    def pending(self) -> bool:
+        "True if anything waits to be read from the reply pipe: a frame or part of one, or the end of the pipe."
+        return bool(self.reader.buffer) or _calls.readable(self.reader.fd)
 
     def where(self) -> str:
         """'waiting' when the request loop waits for the next request with the request read and its reply pipe in place,
         else 'busy'; 'moved' if its reply descriptor is no longer the reply pipe; 'hidden' if the kernel no longer
         shows it."""
-        try: fields = os.pread(self.syscall_fd, 256, 0).split()
+        try: fields = _calls.pread(self.syscall_fd, 256, 0).split()
         except OSError: return 'hidden'
         # the stack grows down: code a cell runs, a handler it left, waits lower
         number, request_fd, lowest = self.waiting
         if len(fields) < 4 or fields[0] != number or fields[1] != request_fd or int(fields[-2], 16) < lowest: return 'busy'
         # still reading it
-        if int.from_bytes(fcntl.ioctl(self.request_fd, termios.FIONREAD, bytes(4)), sys.byteorder): return 'busy'
-        try: in_place = os.stat(str(self.inside[1]), dir_fd=self.task_fds).st_ino == self.reply_pipe
+        if _calls.unread(self.request_fd): return 'busy'
+        # the descriptor leads to the reply pipe itself (`pipe:[inode]`), not a file that happens to have its inode number
+        try: in_place = _calls.link(self.task_fds, str(self.inside[1])) == f'pipe:[{self.reply_pipe}]'
         except OSError: in_place = False
         return 'waiting' if in_place else 'moved'
 
@@ -337,10 +402,10 @@ def _next_payload(self:_Worker, deadline:float):
     # code mode's reader serves the cell's tool calls while it waits: it does its own waiting
     if type(reader) is not _FrameReader: return reader.read_payload(deadline)
     while True:
-        payload = reader.ready_payload()
+        payload = reader.ready_payload(_calls.readable, _calls.read)
         if payload is not None: return payload
         # looked at once more when the deadline has passed: a frame already there counts
-        if time.monotonic() >= deadline and not reader.pending(): raise _FrameTimeout()
+        if time.monotonic() >= deadline and not self.pending(): raise _FrameTimeout()
         yield (deadline, reader.fd, select.POLLIN)
 
 @_patch
@@ -354,7 +419,7 @@ def _collecting(self:_Worker, frames:list, deadline:float, hard:float=float('inf
     settled, spins = deadline, 0
     while True:
         if time.monotonic() >= hard: raise _FrameTimeout()
-        if not frames or self.reader.pending():
+        if not frames or self.pending():
             if len(frames) > _MAX_INTERJECTED:
                 raise _Flooded(f'more than {_MAX_INTERJECTED} frames nobody asked for: something in the session floods the reply pipe')
             payload = yield from self._next_payload(min(max(deadline, settled), hard))
@@ -363,7 +428,7 @@ def _collecting(self:_Worker, frames:list, deadline:float, hard:float=float('inf
             settled, spins = max(deadline, time.monotonic() + _SETTLE), 0
             continue
         state = self.where()
-        if state == 'waiting' and not self.reader.pending(): return
+        if state == 'waiting' and not self.pending(): return
         if state in ('hidden', 'moved'):
             if self.exited(): continue  # gone: the end of its pipe is next
             raise _WorkerHidden('its reply descriptor no longer leads to the host' if state == 'moved' else
@@ -404,16 +469,17 @@ def leftover_tasks(self:_Worker) -> tuple:
     it cannot tell. The two /proc files are opened once, then read again each time (as `where` reads its own)."""
     if not self.pid or self.pidfd is None: return (0, 0)
     if self.counted is None:
-        try: self.counted = [os.open(f'/proc/{self.pid}/task', os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC), None]
+        try: self.counted = [os.open(f'/proc/{self.pid}/stat', os.O_RDONLY | os.O_CLOEXEC), None]
         except OSError: return (0, 0)  # gone: the next request finds out
         # a kernel without CONFIG_PROC_CHILDREN: threads only (the worker's own check still kills processes)
         try: self.counted[1] = os.open(f'/proc/{self.pid}/task/{self.pid}/children', os.O_RDONLY | os.O_CLOEXEC)
         except OSError: pass
-    threads_fd, children_fd = self.counted
+    stat_fd, children_fd = self.counted
     try:
-        threads = len(os.listdir(threads_fd)) - 1
-        processes = 0 if children_fd is None else len(os.pread(children_fd, 1 << 16, 0).split())
-    except OSError: return (0, 0)
+        # num_threads, the 20th field; the 2nd, the name in parentheses, is the session's to choose (it may hold ')')
+        threads = int(_calls.pread(stat_fd, 4096, 0).rpartition(b')')[2].split()[17]) - 1
+        processes = 0 if children_fd is None else len(_calls.pread(children_fd, 4096, 0).split())  # (a count past 4 KiB of pids: fewer)
+    except (OSError, IndexError, ValueError): return (0, 0)
     return (0, 0) if self.exited() else (threads, processes)  # exited meanwhile: the pid may name another process
 
 @_patch
@@ -1243,7 +1309,7 @@ def _exchange(self:Sandbox, code:str, timeout:float):
     tainted = 'the session was restarted (a reply nobody asked for): all variables, imports and files were lost'
     distrusted = 'the session was restarted (it can no longer be trusted): all variables, imports and files were lost'
     try:
-        if worker.reader.pending():
+        if worker.pending():
             return (yield lost('SandboxError: the sandbox wrote to its reply pipe after its last cell had returned, '
                               'so its replies cannot be trusted; the code was not run', started, why=tainted))
         request_id = worker.requests = worker.requests + 1

@@ -115,12 +115,12 @@ class _FrameReader:
             if not chunk: raise EOFError('the worker closed its pipe')
             self.buffer += chunk
 
-    def ready_payload(self) -> bytes|None:
+    def ready_payload(self, readable=_readable, read=_os_read) -> bytes|None:
         """The next frame's payload if what the pipe holds now completes it, else None: reads at most once, never waits
-        (`EOFError` on close)."""
+        (`EOFError` on close). The host passes its own `readable(fd)` and `read(fd, size)`."""
         payload = self._complete_payload()
-        if payload is not None or not _readable(self.fd): return payload
-        chunk = _os_read(self.fd, 1 << 20)
+        if payload is not None or not readable(self.fd): return payload
+        chunk = read(self.fd, 1 << 20)
         if not chunk: raise EOFError('the worker closed its pipe')
         self.buffer += chunk
         return self._complete_payload()
