@@ -4,28 +4,29 @@ Each row times one step of what the worker does for a cell, on a warm `_Kernel` 
 (the same shell a session gets): the whole `_Kernel.run` of `1+1` and of `pass`, the parts of IPython's `run_cell`
 that it runs for them, and the checks of the worker's request loop (`_serve`) around each cell. The peer, in the same
 run, is IPython's plain `InteractiveShell.run_cell` of the same cells (store_history=True, in-memory history, its
-prompt written to a throwaway stream). Figures are medians over batches of calls, in microseconds; they vary with the
-machine and its load, so only the same run's figures compare. `--slow` also times the worker with its fast paths
+prompt written to a throwaway stream). Each figure is the mean time of one call in the fastest of several batches of
+calls (the batch least disturbed by other work on the machine, as `timeit` advises), in microseconds; figures vary with
+the machine and its load, so only the same run's figures compare. `--slow` also times the worker with its fast paths
 switched off (`worker._FAST_PATHS = False`: IPython's own path for every step), for the same cells.
 
 Goals (issue 26, measured on a 2-core machine): `_Kernel.run('1+1')` <= 300 µs, `_Kernel.run('pass')` <= 200 µs.
 
 Run: python benchmarks/bench_worker_steps.py [--calls N] [--slow]"""
-import argparse, ast, io, statistics, sys, time
+import argparse, ast, io, sys, time
 from toolcall_lib.interp import worker
 
 GOALS_US = {"_Kernel.run('1+1')": 300.0, "_Kernel.run('pass')": 200.0}
 
 
-def median_us(action, calls:int, batches:int=7) -> float:
-    "Median over `batches` of the mean time of `action()` over `calls` calls, in µs (after one untimed call)."
+def fastest_us(action, calls:int, batches:int=15) -> float:
+    "The mean time of one `action()` in the fastest of `batches` batches of `calls` calls, in µs (after one untimed call)."
     action()
     means = []
     for _ in range(batches):
         started = time.perf_counter()
         for _ in range(calls): action()
         means.append((time.perf_counter() - started) / calls * 1e6)
-    return statistics.median(means)
+    return min(means)
 
 
 def kernel_rows(kernel, calls:int) -> list:
@@ -57,7 +58,7 @@ def kernel_rows(kernel, calls:int) -> list:
             ('    displayhook: _, __, _N, Out', lambda: shell.displayhook.update_user_ns(2)),
             ('  end of cell: figures, script loop, executors',
              lambda: (worker._collect_figures(), kernel._stop_script_loop(), kernel._stop_default_executors()))]
-    try: return [(name, median_us(action, calls)) for name, action in rows]
+    try: return [(name, fastest_us(action, calls)) for name, action in rows]
     finally: shell.outputs = None
 
 
@@ -67,7 +68,7 @@ def serve_rows(calls:int) -> list:
              ('_serve: threads left running', worker._leftover_threads),
              ('_serve: end child processes', worker._end_child_processes),
              ('_serve: count threads', worker._thread_count)]
-    return [(name, median_us(action, calls)) for name, action in steps]
+    return [(name, fastest_us(action, calls)) for name, action in steps]
 
 
 def peer_rows(calls:int) -> list:
@@ -82,12 +83,12 @@ def peer_rows(calls:int) -> list:
         rows = []
         for cell in ('1+1', 'pass'):
             sys.stdout = io.StringIO()
-            rows.append((f"IPython InteractiveShell.run_cell({cell!r})", median_us(lambda: peer.run_cell(cell, store_history=True), calls)))
+            rows.append((f"IPython InteractiveShell.run_cell({cell!r})", fastest_us(lambda: peer.run_cell(cell, store_history=True), calls)))
         return rows
     finally: sys.stdout = saved
 
 
-def run(calls:int=2000, slow:bool=False) -> list:
+def run(calls:int=500, slow:bool=False) -> list:
     """The rows: (step, µs, µs with the fast paths off or None) of the worker, then of the peer (the third figure only
     with `slow`)."""
     worker._warm_up_shell()
@@ -104,7 +105,7 @@ def run(calls:int=2000, slow:bool=False) -> list:
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument('--calls', type=int, default=2000, help='calls per timed batch')
+    parser.add_argument('--calls', type=int, default=500, help="calls per timed batch")
     parser.add_argument('--slow', action='store_true', help='also time the worker with its fast paths off')
     arguments = parser.parse_args()
     rows = run(arguments.calls, arguments.slow)
