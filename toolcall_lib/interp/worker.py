@@ -314,9 +314,106 @@ def _thread_count() -> int:
     return _os_stat('/proc/self/task').st_nlink - 2
 
 # %% ../../nbs/04_interp/03_worker.ipynb 36
+_ESCAPES_ANYWHERE = ('%', '!', '?', '>>>', 'In [', '..:')  # magics, shell, help; pasted prompts
+_ESCAPES_FIRST = (',', ';', '/')  # autocall escapes, first on a logical line
+_TOKENIZER_SPACE = (' ', '\t', '\x0c')  # what the tokenizer counts as indentation
+
+def _plain_cell(cell:str, # A cell's source, as the session sent it
+               ) -> bool:
+    "Whether IPython's default static input transforms leave `cell` as it is (bar a final newline)."
+    if not cell or any(escape in cell for escape in _ESCAPES_ANYWHERE): return False
+    for line in cell.splitlines():  # as IPython splits it
+        if line.startswith(_TOKENIZER_SPACE) or line.startswith(_ESCAPES_FIRST): return False
+    return not cell[0].isspace()
+
+# %% ../../nbs/04_interp/03_worker.ipynb 42
+# exact types only: none can be given attributes, so only a registered printer can claim a value of one
+_BUILTIN_VALUE_TYPES = frozenset({int, float, complex, bool, str, bytes, bytearray, list, tuple, dict, set, frozenset, range})
+_ATTRIBUTES = {kind: frozenset(dir(kind)) for kind in _BUILTIN_VALUE_TYPES}  # what a value of each can have
+
+def _unclaimed(display_formatter, # IPython's `DisplayFormatter` (its `formatters` and the two that come first)
+               value, # The value to show
+               known:tuple, # IPython's own formatter classes, whose ways of claiming a value are known
+              ) -> bool:
+    "Whether no formatter but the `text/plain` one would give `value` a format (its type is built in)."
+    kind = type(value)
+    if kind not in _BUILTIN_VALUE_TYPES: return False
+    try:  # traits read from traitlets' own store, as its descriptors read them (one not made yet: IPython's path)
+        traits = display_formatter._trait_values
+        formatters = traits['formatters']
+        others = [traits['ipython_display_formatter'], traits['mimebundle_formatter']]
+        others += [formatter for mime, formatter in formatters.items() if mime != 'text/plain']
+        for formatter in others:
+            if type(formatter) not in known: return False
+            traits = formatter._trait_values
+            if traits['print_method'] in _ATTRIBUTES[kind] or id(value) in traits['singleton_printers']: return False
+            types, deferred = traits['type_printers'], traits['deferred_printers']
+            for base in kind.__mro__:
+                if base in types or (deferred and (base.__module__, base.__name__) in deferred): return False
+    except (AttributeError, KeyError, TypeError): return False
+    return 'text/plain' in formatters
+
+def _plain_repr(formatter, # The `text/plain` formatter
+                value, # The value to show
+                plain_class:type, # IPython's `PlainTextFormatter`
+                default_printer, # IPython's printer of an `int` or `str` (`IPython.lib.pretty._repr_pprint`)
+               ) -> str|None:
+    """`repr(value)` where IPython's `text/plain` formatter gives exactly that: an `int` or `str` printed by the default
+    printer of its type (whose `repr` has no line break); else None."""
+    kind = type(value)
+    if (kind is not int and kind is not str) or type(formatter) is not plain_class: return None
+    try:
+        traits = formatter._trait_values
+        if traits['pprint'] and (id(value) in traits['singleton_printers'] or traits['type_printers'].get(kind) is not default_printer):
+            return None
+        return repr(value)
+    except Exception: return None  # a trait not made yet, or an `int` too long to show: IPython's path
+
+# %% ../../nbs/04_interp/03_worker.ipynb 46
+_FastClasses = None
+_FAST_PATHS = True  # off: IPython's own path for every step (the tests below compare the two)
+
+def _fast_classes() -> tuple:
+    "(transform manager, display formatter): IPython's, each with its fast path (made on first use)."
+    global _FastClasses
+    if _FastClasses is not None: return _FastClasses
+    from IPython.core import formatters as ipython_formatters
+    from IPython.core.inputtransformer2 import TransformerManager
+    from IPython.lib.pretty import _repr_pprint
+
+    class PlainFirstTransforms(TransformerManager):
+        "IPython's static input transforms, skipped for a cell they would leave as it is."
+        def __init__(self):
+            super().__init__()
+            self.defaults = self._registered()
+        def _registered(self): return tuple(self.cleanup_transforms), tuple(self.line_transforms), tuple(self.token_transformers)
+        def transform_cell(self, cell):
+            if _FAST_PATHS and isinstance(cell, str) and self._registered() == self.defaults and _plain_cell(cell):
+                return cell if cell.endswith('\n') else cell + '\n'
+            return super().transform_cell(cell)
+
+    # the plain text formatter answers for any value: as another formatter, it is not one `_unclaimed` can vouch for
+    known = tuple(value for value in vars(ipython_formatters).values() if isinstance(value, type)
+                  and issubclass(value, ipython_formatters.BaseFormatter) and value is not ipython_formatters.PlainTextFormatter)
+
+    class PlainFirstFormatter(ipython_formatters.DisplayFormatter):
+        "IPython's display formatter, asking only the `text/plain` formatter about a value no other one could claim."
+        def format(self, obj, include=None, exclude=None):
+            if not _FAST_PATHS or include is not None or exclude is not None or not _unclaimed(self, obj, known):
+                return super().format(obj, include, exclude)
+            plain = self.formatters['text/plain']
+            data, metadata = _plain_repr(plain, obj, ipython_formatters.PlainTextFormatter, _repr_pprint), None
+            if data is None: data = plain(obj)
+            if isinstance(data, tuple) and len(data) == 2: data, metadata = data
+            return ({} if data is None else {'text/plain': data}), ({} if metadata is None else {'text/plain': metadata})
+
+    _FastClasses = PlainFirstTransforms, PlainFirstFormatter
+    return _FastClasses
+
+# %% ../../nbs/04_interp/03_worker.ipynb 51
 _SandboxShell = None
 
-# %% ../../nbs/04_interp/03_worker.ipynb 37
+# %% ../../nbs/04_interp/03_worker.ipynb 52
 def _shell_class():
     """IPython's `InteractiveShell`, adapted to a sandbox worker (IPython is imported on first use: only the worker
     needs it)."""
@@ -334,6 +431,10 @@ def _shell_class():
         def write_format_data(self, format_dict, md_dict=None):
             if self.shell.outputs is not None:
                 self.shell.outputs.rich('execute_result', format_dict, self.prompt_count, md_dict)
+        def quiet(self):
+            "IPython's, which tokenizes the cell to find a final `;`: not when the cell has none."
+            parsed = self.shell.history_manager.input_hist_parsed
+            return (not _FAST_PATHS or not parsed or ';' in parsed[-1]) and super().quiet()
 
     class Publisher(DisplayPublisher):
         "`display()` anywhere in a cell becomes a `display_data` output."
@@ -376,6 +477,9 @@ def _shell_class():
             return {'ename': type(exception).__name__, 'evalue': _cap_text(str(exception), 1000)[0],
                     'traceback': _short_traceback(exception).splitlines()}
         def enable_gui(self, gui=None): pass
+        def init_display_formatter(self):
+            self.display_formatter = _fast_classes()[1](parent=self)
+            self.configurables.append(self.display_formatter)
 
         def system(self, cmd):
             """`!cmd`: run it with /bin/sh inside the sandbox; its output joins the cell's stdout, its exit status is
@@ -394,7 +498,7 @@ def _shell_class():
     _SandboxShell = SandboxShell
     return SandboxShell
 
-# %% ../../nbs/04_interp/03_worker.ipynb 38
+# %% ../../nbs/04_interp/03_worker.ipynb 53
 def _new_shell():
     "A fresh sandbox shell: in-memory history, no profile directory on disk, cells named `<cell-N>.py` in tracebacks."
     from traitlets.config import Config
@@ -405,6 +509,7 @@ def _new_shell():
     location = f'{_SCRATCH}/.ipython'  # named, never created
     profile = shell_class.profile_class(location=f'{location}/profile_default')
     shell = shell_class(config=config, ipython_dir=location, profile_dir=profile)
+    shell.input_transformer_manager = _fast_classes()[0]()
     # a `.py` name no file has, as ipykernel's: IPython then formats the cell's frames as the kernel's (the model reads `<cell-N>`)
     shell.compile.get_code_name = lambda raw_code, transformed_code, number: f'<cell-{number}>.py'
     # an error output keeps IPython's colours, as Jupyter's kernel sends them (the model reads the short traceback)
@@ -413,7 +518,7 @@ def _new_shell():
     shell_class._instance = _shell_class().__mro__[1]._instance = shell
     return shell
 
-# %% ../../nbs/04_interp/03_worker.ipynb 40
+# %% ../../nbs/04_interp/03_worker.ipynb 55
 class _Kernel:
     "The worker's side of a session: an IPython shell with a persistent namespace that runs cells like a notebook."
     def __init__(self, shell=None):
@@ -439,7 +544,7 @@ class _Kernel:
         finally:
             if self.interrupted and self.running and os.getpid() == self.pid: raise KeyboardInterrupt()
 
-# %% ../../nbs/04_interp/03_worker.ipynb 42
+# %% ../../nbs/04_interp/03_worker.ipynb 57
 @_patch
 def _share_event_loop(self:_Kernel):
     """One event loop for top-level `await` (IPython's) and for `asyncio.get_event_loop()` in plain cells, so tasks
@@ -462,7 +567,7 @@ def _event_loops(self:_Kernel) -> list:
     loops.append(getattr(local, '_loop', None))
     return [loop for index, loop in enumerate(loops) if loop is not None and loop not in loops[:index]]
 
-# %% ../../nbs/04_interp/03_worker.ipynb 44
+# %% ../../nbs/04_interp/03_worker.ipynb 59
 @_patch
 def _stop_default_executors(self:_Kernel):
     """asyncio's own thread pool (`asyncio.to_thread`, `run_in_executor(None, ...)`) keeps idle threads: shut it
@@ -485,7 +590,7 @@ def _stop_script_loop(self:_Kernel):
     script_magics = getattr(getattr(self.shell, 'magics_manager', None), 'registry', {}).get('ScriptMagics')
     if script_magics is not None and hasattr(script_magics, 'stop_event_loop'): script_magics.stop_event_loop()
 
-# %% ../../nbs/04_interp/03_worker.ipynb 46
+# %% ../../nbs/04_interp/03_worker.ipynb 61
 @_patch
 def run(self:_Kernel, code:str, max_output:int) -> dict:
     "Run one cell; return the reply message."
@@ -525,7 +630,7 @@ def run(self:_Kernel, code:str, max_output:int) -> dict:
     return {'outputs': outputs.outputs, 'output_dropped': outputs.stream_dropped, 'value_dropped': outputs.text_dropped,
             'outputs_dropped': outputs.outputs_dropped, 'interrupted': interrupted, 'error': outputs.error_text}
 
-# %% ../../nbs/04_interp/03_worker.ipynb 47
+# %% ../../nbs/04_interp/03_worker.ipynb 62
 _warm_shell = None  # made once in the template process: every session forked from it starts with IPython loaded
 
 def _warm_up_shell():
@@ -552,7 +657,7 @@ def _warm_up_shell():
     shell.outputs = None
     _warm_shell = shell
 
-# %% ../../nbs/04_interp/03_worker.ipynb 49
+# %% ../../nbs/04_interp/03_worker.ipynb 64
 class _PlainShell:
     """The cell runner where IPython cannot be imported (an interpreter without it): plain Python semantics, no magics
     or `!`."""
@@ -604,7 +709,7 @@ def _choose_figure_backend(shell):
     import importlib.util
     if isinstance(shell, _PlainShell) or importlib.util.find_spec('matplotlib_inline') is None: os.environ['MPLBACKEND'] = 'Agg'
 
-# %% ../../nbs/04_interp/03_worker.ipynb 53
+# %% ../../nbs/04_interp/03_worker.ipynb 68
 def _serve(kernel:_Kernel, # Runs one cell: `kernel.run(code, max_output) -> reply dict` (the seam a different kernel plugs into)
            request_fd:int, # Pipe end the worker reads requests from
            reply_fd:int, # Pipe end the worker writes replies to
@@ -642,7 +747,7 @@ def _serve(kernel:_Kernel, # Runs one cell: `kernel.run(code, max_output) -> rep
         reply['id'] = request.get('id')
         _write_all(reply_fd, _pack_frame(reply))
 
-# %% ../../nbs/04_interp/03_worker.ipynb 54
+# %% ../../nbs/04_interp/03_worker.ipynb 69
 def _point_standard_fds_at_null():
     "Make fds 0, 1 and 2 refer to /dev/null (C-level writes cannot reach the protocol), without closing any of them."
     null = os.open(os.devnull, os.O_RDWR)
@@ -671,7 +776,7 @@ def _bootstrap_session(request_fd:int, # Pipe end the worker reads requests from
     _serve(kernel, request_fd, reply_fd, keep_background)
     os._exit(0)
 
-# %% ../../nbs/04_interp/03_worker.ipynb 56
+# %% ../../nbs/04_interp/03_worker.ipynb 71
 def _remove_host_cgroups(host_pid:int):
     "Remove the cgroups the host process `host_pid` made for its sessions (once their processes are gone)."
     for base in _cgroup_bases().values():
@@ -690,7 +795,7 @@ def _remove_host_scratch(host_pid:int, bases:set):
             try: shutil.rmtree(os.path.join(base, name))
             except OSError: pass
 
-# %% ../../nbs/04_interp/03_worker.ipynb 57
+# %% ../../nbs/04_interp/03_worker.ipynb 72
 def _template_main():
     "Entry point of the template process: fork a session bootstrap for each pair of pipe ends the host sends on fd 0."
     import socket
