@@ -122,3 +122,25 @@ def test_repeated_markup_costs_few_steps(unit, monkeypatch):
     monkeypatch.setattr(core._Scanner, 'step', counted)
     parse_tool_calls(unit * (200_000 // len(unit)))
     assert len(steps) < 2_000, len(steps)
+
+def without_shortcuts(function, *args, **kwargs):
+    "Call `function` with `parse_tool_calls`'s shortcuts off: the scanner reads every text."
+    saved = core._SHORTCUTS[:]
+    core._SHORTCUTS.clear()
+    try: return function(*args, **kwargs)
+    finally: core._SHORTCUTS[:] = saved
+
+HERMES_BODIES = ['{"name": "get_weather", "arguments": {"city": "Paris"}}', '{"name": " a ", "arguments": {}}',
+                 '{"name": "a", "arguments": {"x": [1, {"y": null}]}}', '{"arguments": {}, "name": "get_weather"}',
+                 '{"name": "a", "arguments": "{}"}', '{"name": "a", "arguments": {}, "id": "7"}', '{"name": "a(", "arguments": {}}',
+                 "{'name': 'a', 'arguments': {}}", '{"name": "a", "arguments": {"x": 1}', '{"name": 1, "arguments": {}}',
+                 '{"name": "a", "arguments": {"s": "<tool_call>"}}', '{"name": "a", "arguments": {"s": "]]><![CDATA["}}']
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(HERMES_BODIES), st.sampled_from(['', ' ', '\n', '\x0b']), st.sampled_from(FRAGMENTS + ['', 'ok ', 'Action: ']),
+       st.sampled_from(FRAGMENTS + ['', '\nDone.', ' {"a": 1}']), st.sampled_from(['</tool_call>', '</tool_calls>', '']),
+       st.sampled_from([None, ['get_weather'], ['A', 'get_weather']]))
+def test_shortcut_gives_the_scanners_answer(body, space, before, after, closer, tools):
+    "The one-shot shortcut for a plain Hermes message (03_tags) answers exactly as the scanner, or leaves the text to it."
+    text = f'{before}<tool_call>{space}{body}{space}{closer}{after}'
+    assert parse_tool_calls(text, tools) == without_shortcuts(parse_tool_calls, text, tools)

@@ -35,6 +35,7 @@ _FAMILIES = {}   # name -> _Family, in registration order
 _EXAMPLES = {}   # layout -> (family name, render(name, arguments) -> text): how each layout writes one call
 _NOT_CALLS = {'harmony', 'minimax_m3'}   # families whose opener may also start a channel or a reasoning block
 _COMPILED = []   # [_Markers] built from the table on first use, dropped when the table changes
+_SHORTCUTS = []   # shortcut(text, tools) -> the ParseResult of a short text of one plain shape, or None (see `parse_tool_calls`)
 def _caller() -> str:
     "The module that called the function calling this (the one declaring a family, a reader or an example)."
     return sys._getframe(2).f_globals.get('__name__', '')
@@ -79,6 +80,7 @@ def _forget(module:str):
         family.readers[:] = [entry for entry in family.readers if entry[2] != module]
         family.fragments[:] = [entry for entry in family.fragments if entry[1] != module]
     for layout in [layout for layout, entry in _EXAMPLES.items() if entry[2] == module]: del _EXAMPLES[layout]
+    _SHORTCUTS[:] = [shortcut for shortcut in _SHORTCUTS if shortcut.__module__ != module]
     _COMPILED.clear()
 
 def _json_call(name:str, arguments:dict, key:str='arguments') -> str:
@@ -560,11 +562,7 @@ def _finish_block(self:_Scanner, text, final):
     if closed and getattr(block.reader, 'prose_without_calls', False): return end, 'text', text[block.start:end]
     if closed:
         if body.strip() not in ('', '[]', '{}'):   # the format's opener and closer, but no call in between
-            return (
-                end,
-                'rejected',
-                (found_format, '', f'a {found_format} block whose body does not read as a call', block.start),
-            )
+            return end, 'rejected', (found_format, '', f'a {found_format} block whose body does not read as a call', block.start)
         return end, 'markup', None
     return end, 'text', text[block.start:end]
 
@@ -1023,6 +1021,9 @@ def parse_tool_calls(text:str, # Model output to search for tool calls
                     ) -> ParseResult:
     "Find the tool calls in `text`, in any of the formats this module knows."
     if not isinstance(text, str): raise ParseArgumentError(f'parse_tool_calls() takes a str, got {type(text).__name__}')
+    if not (standalone or thinking or reasoning_calls) and len(text) <= _WORDS_BY_PATTERN:
+        for shortcut in _SHORTCUTS:   # a short text of one plain shape, read without the scanner's steps
+            if (result := shortcut(text, tools)) is not None: return result
     parser = ToolCallStreamParser(tools, thinking=thinking, reasoning_calls=reasoning_calls)
     if standalone:
         stripped = text.strip()

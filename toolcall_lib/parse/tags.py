@@ -7,10 +7,12 @@ from __future__ import annotations
 import dataclasses, html, json, re
 from toolcall_lib.parse.payloads import (_Budget, _CDATA_CLOSE, _CDATA_OPEN, _FAILED, _Finder, _NotJSON, _RawCall, _UNNAMED, _add_argument,
     _calls_from_payload, _child_elements, _child_fields, _element_value, _elements, _identifier_end, _loads,
-    _looks_pythonic, _parameters, _payload_calls, _pythonic_calls, _scan_attributes, _scan_value, _skip_space,
+    _json, _looks_pythonic, _parameters, _payload_calls, _pythonic_calls, _scan_attributes, _scan_value, _skip_space,
     _valid_name)
-from .core import (_Block, _add_examples, _add_reader, _block_opener, _hidden, _json_call,
-    _python_call, _read, _bare_name, _all_refused, _reasoning_opener, _register, _tag_markers, _tag_opener)
+from .core import (_Block, _FAMILIES, _SHORTCUTS, _add_examples, _add_reader, _block_opener, _ends,
+    _hidden, _json_call, _markers, _python_call, _read, _bare_name, _all_refused, _reasoning_opener, _register,
+    _tag_markers, _tag_opener)
+from .results import ParseResult, ToolCall, _policy_for
 
 # %% auto 0
 __all__ = []
@@ -797,6 +799,38 @@ _add_examples('hermes', {'glm47_words': lambda name, arguments: f'<tool_call>{na
     f'{key}="{value}"' for key, value in arguments.items()) + '</tool_call>'}, fragments=('<tool_call>a x=1', ' y="a b"'))
 
 # %% ../../nbs/03_parse/03_tags.ipynb 96
+_HERMES_END = _ends(('</tool_call>', '</tool_calls>'), ('<tool_call>', '<tool_call '))[0]   # a bare block's ends
+_HERMES_READERS = list(_FAMILIES['hermes'].readers)   # the readers whose answers the shortcut knows
+
+def _hermes_message(text:str, tools):
+    "One-shot: the `ParseResult` of a text whose one marker is a plain Hermes block, as the scanner gives it; or None."
+    start = text.find('<tool_call>')
+    if start == -1: return None
+    markers = _markers()
+    first = markers.prose.search(text)   # the first marker, and no letter-initial one before it
+    if first is None or first.start() != start or first.group() != '<tool_call>': return None
+    words, body_start = markers.words, start + 11
+    if words is not None and (word := words.search(text, 0, start + markers.word_longest)) and word.start() < start:
+        return None
+    found = _HERMES_END.search(text, body_start)
+    if found is None or found.group() != '</tool_call>': return None
+    close, end = found.span()
+    if (text.find(_CDATA_OPEN, body_start, close) != -1 or markers.prose.search(text, end) is not None
+            or (words is not None and words.search(text, end) is not None)): return None   # a section; a marker after
+    stripped = text[body_start:close].strip()
+    # readers 10 to 30 do not take a JSON object, and 100 reads it as below
+    if stripped[:1] != '{' or '<param_key' in stripped or _FAMILIES['hermes'].readers != _HERMES_READERS: return None
+    try: value = _json(stripped)
+    except (ValueError, RecursionError): return None   # repair: the scanner's
+    if type(value) is not dict or len(value) != 2 or type(arguments := value.get('arguments')) is not dict: return None
+    name = value.get('name')
+    if type(name) is not str or not _valid_name(name := name.strip()): return None
+    if (name := _policy_for(tools).resolve(name)) is None: return None   # refused: the scanner's
+    call = ToolCall(name, arguments, start, end, 'hermes', None, True)
+    return ParseResult((call,), True, False, (), text[:start] + text[end:], '', ())
+_SHORTCUTS.append(_hermes_message)
+
+# %% ../../nbs/03_parse/03_tags.ipynb 99
 def _steptml_toolcall_reader(body, scanner, attributes, opening):
     return 'step3', _invoke_calls(body, 'steptml:', scanner.budget)
 
@@ -823,7 +857,7 @@ _add_examples(
     },
 )
 
-# %% ../../nbs/03_parse/03_tags.ipynb 99
+# %% ../../nbs/03_parse/03_tags.ipynb 102
 def _laguna_user_reader(body, scanner):
     stripped = body.strip()
     if stripped.startswith('<tool_call>'):   # the call's own element inside the user turn, and nothing after it
