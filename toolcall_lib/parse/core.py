@@ -102,9 +102,7 @@ def format_examples() -> dict:
 def format_markers() -> tuple:
     "Every literal marker the format table names: each family's openers, then the other pieces of markup it names."
     openers = [opener for family in _FAMILIES.values() for opener in family.openers]
-    return tuple(
-        dict.fromkeys(openers + [fragment for family in _FAMILIES.values() for fragment, _ in family.fragments])
-    )
+    return tuple(dict.fromkeys(openers + [fragment for family in _FAMILIES.values() for fragment, _ in family.fragments]))
 _SPACE = r'[ \t\r\n]{0,64}'
 _KEY = r'''(?:"[^"\\\n]{0,256}"|'[^'\\\n]{0,256}'|[^\W\d][\w.-]{0,127})'''
 _KEY_PREFIX = r'''(?:"[^"\\\n]{0,256}"?|'[^'\\\n]{0,256}'?|[^\W\d][\w.-]{0,127})'''
@@ -113,9 +111,8 @@ _LOOSE_RE = re.compile(_LOOSE)
 
 # %% ../../nbs/03_parse/02_core.ipynb 15
 # What a stream may still turn into a loose start: the whole rest of the buffer is a proper prefix of a match.
-_LOOSE_PREFIX_RE = re.compile(
-    rf'(?:\{{{_SPACE}(?:{_KEY_PREFIX}{_SPACE})?|\[{_SPACE}(?:\{{{_SPACE}(?:{_KEY_PREFIX}{_SPACE})?|[^\W\d][\w.-]{{0,127}})?)\Z'
-)
+_LOOSE_PREFIX_RE = re.compile(rf'(?:\{{{_SPACE}(?:{_KEY_PREFIX}{_SPACE})?|\[{_SPACE}(?:\{{{_SPACE}(?:{_KEY_PREFIX}{_SPACE})?'
+                              rf'|[^\W\d][\w.-]{{0,127}})?)\Z')
 _LOOSE_SPAN = 1 + 64 + 258 + 64 + 1 + 64 + 1  # the longest text the loose branch can look at
 def _trie_pattern(words, extra:dict|None=None, cut:bool=False) -> str:
     """A regex alternation of the literal `words`, factored as a trie: each position costs one comparison per
@@ -152,15 +149,8 @@ class _Markers:
         self.literals = tuple(self.by_opener) + ('```',)
         self.word_literals = tuple(literal for literal in self.literals if literal[0].isalpha())   # found with str.find
         symbol_literals = [literal for literal in self.literals if literal not in self.word_literals]
-        self.prose = re.compile(
-            _trie_pattern(
-                symbol_literals,
-                {
-                    '{': rf'{_SPACE}{_KEY}{_SPACE}:',
-                    '[': rf'{_SPACE}(?:\{{{_SPACE}{_KEY}{_SPACE}:|[^\W\d][\w.-]{{0,127}}\()',
-                },
-            )
-        )
+        self.prose = re.compile(_trie_pattern(symbol_literals, {
+            '{': rf'{_SPACE}{_KEY}{_SPACE}:', '[': rf'{_SPACE}(?:\{{{_SPACE}{_KEY}{_SPACE}:|[^\W\d][\w.-]{{0,127}}\()'}))
         # A stream's chunk that arrives with nothing pending is prose at once unless this one search finds in it a
         # marker, a loose start, the start of either cut by the chunk's end, or a letter-initial marker: those are
         # found at their last character, looking behind (`:(?<=Action:)`), since their first letters are everywhere.
@@ -353,6 +343,7 @@ _hidden.hidden = True
 
 # %% ../../nbs/03_parse/02_core.ipynb 27
 _WORDS_BY_PATTERN = 4096   # up to this many characters, letter-initial markers are looked for with one pattern
+_RUN = 1024   # one-shot, a run of prose takes in the plain text of openers that read nothing while it is shorter
 # every reasoning block's closer, added by the families: `thinking=True` starts inside any of them
 _REASONING_CLOSERS = []
 _FENCE = (('```',), 'text')
@@ -365,6 +356,7 @@ class _Scanner:
         self.reasoning_calls = reasoning_calls   # read calls written inside reasoning blocks (Trinity); off by default
         self.mode = None            # (closers, kind) inside think blocks, fences, reasoning channels
         self.pending = None         # a _Block, _Value (or a family's own pending object) waiting for more text
+        self.queued = None          # (segment,) the next step returns: what a marker opened after the text before it
         self.expect = None          # format of a value that may follow (after <|python_tag|>, ';', ...)
         self.expect_announced = False   # that value was announced by a format's token (not just a ';' after a call)
         self.after_call = None      # format of the call just read (a ';' may follow)
@@ -400,6 +392,7 @@ class _Scanner:
 @patch
 def step(self:_Scanner, text:str, position:int, final:bool):
     "The next segment at `position` as (new_position, kind, payload), or None when more text is needed."
+    if self.queued is not None: (segment,), self.queued = self.queued, None; return segment
     if self.pending is not None: return self.pending.resume(self, text, final)
     if position >= len(text): return None
     if self.mode is not None: return self._mode_text(text, position, final)
@@ -465,12 +458,25 @@ def _prose(self:_Scanner, text, position, final):
             return found + 3, 'text', '```'
         family = markers.by_opener.get(marker)
         if family is None and not self.loose: search = found + 1; continue   # loose JSON is off (standalone mode)
-        if found > position:   # the text before the marker first; the next step opens it without looking again
+        if found > position and not final:   # the text before the marker first; the next step opens it, not looking again
             self.ahead = (text, found, marker, family)
             return found, 'text', text[position:found]
         opened = self._open(text, found, marker, family, final)
-        if opened is not False: return opened
-        search = found + 1
+        if opened is False: search = found + 1; continue
+        if final and self._plain(opened, text, found, position): search = opened[0]; continue   # one run of prose
+        if found == position: return opened
+        self.queued = (opened,)   # one-shot: the text before the marker first, then what the marker opened
+        return found, 'text', text[position:found]
+
+@patch
+def _plain(self:_Scanner, opened, text, found, position) -> bool:
+    """One-shot: whether the marker at `found` opened only plain text (nothing pending, no mode) which the run of prose
+    from `position` takes in, while the run is short and no copy of it follows (`_repeat` takes those)."""
+    if (opened is None or opened[1] != 'text' or self.pending is not None or self.mode is not None
+            or self.expect is not None or self.after_call is not None): return False
+    end, _, payload = opened
+    if payload is None or len(payload) != end - found or not text.startswith(payload, found): return False
+    return end - position < _RUN and not text.startswith(text[position:end], end)
 
 # %% ../../nbs/03_parse/02_core.ipynb 31
 @patch
@@ -499,18 +505,14 @@ def _expected_value(self:_Scanner, text, position, final):
         if char in '{[' and not text.startswith('[TOOL_CALLS]', following):
             if not final and char == '[' and len(text) - following < 12 and '[TOOL_CALLS]'.startswith(text[following:]):
                 return None
-            self.pending = _Value(
-                position, following, following, self.expect, strict=False, announced=self.expect_announced
-            )
+            self.pending = _Value(position, following, following, self.expect, strict=False, announced=self.expect_announced)
             self.expect = None
             return self._finish_value(text, final)
         if char.isalpha() or char == '_':
             end = _identifier_end(text, following, final)
             if end is None: return None
             if end != -1 and text[end] == '(':
-                self.pending = _Value(
-                    position, following, end, self.expect, strict=False, announced=self.expect_announced
-                )
+                self.pending = _Value(position, following, end, self.expect, strict=False, announced=self.expect_announced)
                 self.expect = None
                 return self._finish_value(text, final)
     self.expect = None
@@ -610,9 +612,7 @@ def _hermes_arguments_start(text:str, position:int) -> int:
 def _preview(pending, text:str):
     "(name, raw-arguments start, end) of the call `pending` is reading, as far as `text` goes; None when not known yet."
     if isinstance(pending, _Value):
-        return (
-            (pending.name, pending.value_start, min(pending.state[0], len(text))) if pending.name is not None else None
-        )
+        return (pending.name, pending.value_start, min(pending.state[0], len(text))) if pending.name is not None else None
     if not isinstance(pending, _Block) or pending.name is None: return None
     if pending.name == 'hermes':
         if pending.arguments is None:   # once the arguments started, the name before them is settled: read it once
@@ -756,8 +756,8 @@ def _run(self:ToolCallStreamParser, final:bool, events:list|None=None, marked:bo
             break
         # a clean state: what the copies of this step's text start from too (see `_repeat`)
         before = (scanner.budget.remaining, scanner.budget.attempts, len(self._calls), len(self._refusals), self._found) if (
-            repeats and scanner.pending is None and scanner.mode is None and scanner.expect is None
-            and scanner.after_call is None and self._announced is None) else None
+            repeats and scanner.pending is None and scanner.queued is None and scanner.mode is None
+            and scanner.expect is None and scanner.after_call is None and self._announced is None) else None
         segment = scanner.step(buffer, position, final)
         if segment is None: break
         new_position, kind, payload = segment
@@ -787,7 +787,7 @@ _LOOK_BEHIND, _LOOK_AHEAD = 256, 4096
 def _repeat(self:ToolCallStreamParser, buffer:str, steps:list, events, repeated):
     "After each step: (where the scan goes on, the run looked at), past the copies of the last steps' text taken as read."
     end, scanner = steps[-1][1], self._scanner
-    if (scanner.pending is not None or scanner.mode is not None or scanner.expect is not None
+    if (scanner.pending is not None or scanner.queued is not None or scanner.mode is not None or scanner.expect is not None
             or scanner.after_call is not None or self._announced is not None): return end, repeated
     budget = (scanner.budget.remaining, scanner.budget.attempts)
     for first in range(len(steps) - 1, -1, -1):   # the shortest unit first
@@ -855,15 +855,9 @@ def _fresh(value):
 def _settle(self:ToolCallStreamParser):
     "Whether the next chunk may take `feed`'s prose lane: nothing pending and a short held tail, alone in the buffer."
     scanner = self._scanner
-    self._idle = idle = (
-        scanner.pending is None
-        and scanner.mode is None
-        and scanner.expect is None
-        and scanner.after_call is None
-        and self._announced is None
-        and not self._closed
-        and len(self._buffer) - self._position <= _HELD_AT_MOST
-    )
+    self._idle = idle = (scanner.pending is None and scanner.mode is None and scanner.expect is None
+                         and scanner.after_call is None and self._announced is None and not self._closed
+                         and len(self._buffer) - self._position <= _HELD_AT_MOST)
     if idle and self._position:
         position, self._position = self._position, 0
         self._buffer = self._buffer[position:]
@@ -981,11 +975,8 @@ def _call(self:ToolCallStreamParser, raw:_RawCall, found_format, start, end, eve
     if announced is None: events.append(CallStarted(index, name))
     if announced is None or not announced[2]: events.append(ArgumentsDelta(index, json.dumps(arguments, default=str)))
     else:
-        written = (
-            raw.arguments_text
-            if raw.arguments_text is not None
-            else raw.arguments if isinstance(raw.arguments, str) else ''
-        )
+        written = (raw.arguments_text if raw.arguments_text is not None
+                   else raw.arguments if isinstance(raw.arguments, str) else '')
         if len(written) > announced[2]: events.append(ArgumentsDelta(index, written[announced[2]:]))
     events.append(CallFinished(index, call))
 NOT_ALLOWED = 'not in the allow-list' # The `RejectedCall.reason` of a call to a tool outside the allow-list
