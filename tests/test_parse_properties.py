@@ -144,3 +144,24 @@ def test_shortcut_gives_the_scanners_answer(body, space, before, after, closer, 
     "The one-shot shortcut for a plain Hermes message (03_tags) answers exactly as the scanner, or leaves the text to it."
     text = f'{before}<tool_call>{space}{body}{space}{closer}{after}'
     assert parse_tool_calls(text, tools) == without_shortcuts(parse_tool_calls, text, tools)
+
+BARE_BODIES = ['', ' ', '  ', 'x', '17', 'a b', 'a=b', '{', '{"name": "a", "arguments": {}}', 'f(x)', '[a()]', 'a\n', ':',
+               '"q"', 'to=x', 'Action: y', '\u00a0', 'get_weather', '{"a": ']
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(BARE_BODIES), min_size=1, max_size=80), st.sampled_from(FRAGMENTS + ['']),
+       st.sampled_from(FRAGMENTS + ['', '</tool_call>']), st.sampled_from([None, ['a', 'get_weather']]))
+def test_bare_openers_read_as_the_scanner_reads_them(bodies, before, after, tools):
+    """Runs of bare `<tool_call>` openers with short bodies: one-shot (bodies without call characters known to read
+    nothing, runs of them in one step) answers as a stream in small chunks that reads every body with the readers."""
+    from toolcall_lib.parse import tags
+    text = before + ''.join('<tool_call>' + body for body in bodies) + after
+    result = parse_tool_calls(text, tools)
+    saved, tags._HERMES_READERS = tags._HERMES_READERS, None   # every body read by the family's readers
+    try:
+        assert parse_tool_calls(text, tools) == result
+        parser = ToolCallStreamParser(tools)
+        for start in range(0, len(text), 7): parser.feed(text[start:start + 7])
+        parser.close()
+    finally: tags._HERMES_READERS = saved
+    assert parser.result == result

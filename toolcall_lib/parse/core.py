@@ -312,14 +312,14 @@ def _tag_opener(name:str, closers:tuple=(), preview:bool=False, block=_Block, qu
     """`open` for `<tag attributes>body</tag>` (the marker is `<tag` and one delimiter); the family's readers take
     `(body, scanner, attributes, opening tag)`. `closers`: more closing tags. `preview`: the body is Hermes JSON whose
     name a stream can announce early. `block`: the pending class (a `_Block` that may do more once it closed). `quick`:
-    `(scanner, text, position, marker, stoppers, name)` -> a bare opener's segment found without a block, or None."""
+    `(scanner, text, position, marker, stoppers, name, final)` -> a bare opener's segment found without a block, or None."""
     ends = {}   # marker -> (closers, stoppers) of its tag
     def open(scanner, text, position, marker, final):
         end = text.find('>', position, position + 1024)
         if end == -1: return None if not final and len(text) - position < 1024 else False
         if marker not in ends: ends[marker] = ((f'</{marker[1:-1]}>',) + closers, (f'<{marker[1:-1]}>', f'<{marker[1:-1]} '))
         if quick is not None and end == position + len(marker) - 1:
-            if (found := quick(scanner, text, position, marker, ends[marker][1], name)) is not None: return found
+            if (found := quick(scanner, text, position, marker, ends[marker][1], name, final)) is not None: return found
         attributes, opening = _scan_attributes(text[position + len(marker) - 1:end]), text[position:end + 1]
         def read(body, scanner): return _read(name, body, scanner, attributes, opening)
         scanner.pending = block(position, end + 1, *ends[marker], read, name='hermes' if preview else None)
@@ -444,9 +444,8 @@ def _prose(self:_Scanner, text, position, final):
             word = markers.words.search(text, search, len(text) if found == -1 else found + markers.word_longest)
             if word is not None and (found == -1 or word.start() < found): found, marker = word.start(), word.group()
         else:   # a long text: `str.find` skips to each word's first letter faster than a pattern stops at all of them
-            for literal in markers.word_literals:
-                at = finder.find(literal, search)
-                if at != -1 and (found == -1 or at < found): found, marker = at, literal
+            at, literal = finder.first(markers.word_literals, search)
+            if at != -1 and (found == -1 or at < found): found, marker = at, literal
         if found == -1 or found >= limit: return (limit, 'text', text[position:limit]) if limit > position else None
         if marker == '```':   # a fenced block is an example: prose, whatever it contains
             close = self.find(text, '```', found + 3)

@@ -338,6 +338,19 @@ class _Finder:
         self.found[key] = (start, result)
         return result
 
+    def first(self, literals:tuple, start:int) -> tuple:
+        "(position, literal) of the first of `literals` to occur from `start` on (the first listed at one place), or (-1, None)."
+        searched = self.found.get(literals)   # remembered as a whole: one look-up, not one per literal
+        if searched is not None:
+            searched_from, result = searched
+            if searched_from <= start and (result[0] == -1 or result[0] >= start): return result
+        result = (-1, None)
+        for literal in literals:
+            at = self.find(literal, start)
+            if at != -1 and (result[0] == -1 or at < result[0]): result = (at, literal)
+        self.found[literals] = (start, result)
+        return result
+
 # %% ../../nbs/03_parse/00_payloads.ipynb 30
 _KEY_START, _NON_SPACE, _SPACE_AT = re.compile(r'[^\s/]'), re.compile(r'\S'), re.compile(r'\s')
 

@@ -9,8 +9,8 @@ from toolcall_lib.parse.payloads import (_Budget, _CDATA_CLOSE, _CDATA_OPEN, _FA
     _calls_from_payload, _child_elements, _child_fields, _element_value, _elements, _identifier_end, _loads,
     _json, _looks_pythonic, _parameters, _payload_calls, _pythonic_calls, _scan_attributes, _scan_value, _skip_space,
     _valid_name)
-from .core import (_Block, _FAMILIES, _SHORTCUTS, _add_examples, _add_reader, _block_opener, _ends,
-    _hidden, _json_call, _markers, _python_call, _read, _bare_name, _all_refused, _reasoning_opener, _register,
+from .core import (_Block, _FAMILIES, _RUN, _SHORTCUTS, _add_examples, _add_reader, _block_opener,
+    _ends, _hidden, _json_call, _markers, _python_call, _read, _bare_name, _all_refused, _reasoning_opener, _register,
     _tag_markers, _tag_opener)
 from .results import ParseResult, ToolCall, _policy_for
 
@@ -159,15 +159,32 @@ class _CDATABlock(_Block):
 
 # %% ../../nbs/03_parse/03_tags.ipynb 15
 _QUICK_BODY = 64   # a bare opener's body read without a block is shorter than this and holds no `<`
+_CALL_CHARS = re.compile(r'[{\[(=]')   # a bare `<tool_call>` body without any of these reads no call (see below)
+_HERMES_READERS = None   # the `<tool_call>` family's readers once all are declared: what `_reads_nothing` knows of them
 
-def _empty_block(scanner, text:str, position:int, marker:str, stoppers:tuple, name:str):
+def _empty_block(scanner, text:str, position:int, marker:str, stoppers:tuple, name:str, final:bool=False):
     """The segment of a bare `marker` at `position` whose short body (no markup) the next opener of its kind ends
     (hostile text repeats them by the thousand), when family `name` reads no call in it, as the block would have found
-    (its readers, then an unclosed block's rules: a bare name or only refusals are text). None: a block is opened."""
-    body_start = position + len(marker)
-    stop = text.find('<', body_start, body_start + _QUICK_BODY)
-    if stop == -1 or not text.startswith(stoppers, stop): return None
-    body, budget, cache = text[body_start:stop], scanner.budget, scanner.empty_reads
+    (its readers, then an unclosed block's rules: a bare name or only refusals are text). None: a block is opened.
+    One-shot (`final`), the same bare openers that follow go into the segment as long as each reads nothing, while it
+    is shorter than `_RUN` and no copy of it follows (`_repeat` takes those): the steps each would have been."""
+    start = end = position
+    while True:
+        body_start = position + len(marker)
+        stop = text.find('<', body_start, body_start + _QUICK_BODY)
+        if stop == -1 or not text.startswith(stoppers, stop) or not _reads_nothing(scanner, text[body_start:stop], marker, name):
+            break
+        end = stop
+        if not (final and marker[-1] == '>' and stop - start < _RUN and text.startswith(marker, stop)
+                and scanner.markers.prose.match(text, stop)[0] == marker and not text.startswith(text[start:stop], stop)):
+            break
+        position = stop   # the next step would open the same marker here, with nothing pending
+    return (end, 'text', text[start:end]) if end > start else None
+
+def _reads_nothing(scanner, body:str, marker:str, name:str) -> bool:
+    "Whether family `name` reads no call in the bare `marker`'s `body`, as an unclosed block; budget spent on a call is restored."
+    if _CALL_CHARS.search(body) is None and _FAMILIES[name].readers == _HERMES_READERS: return True   # no JSON, call, pair
+    budget, cache = scanner.budget, scanner.empty_reads
     key = (marker, body) if len(body) <= 4 and not body.strip() else None   # blank bodies: asked once per parse
     reads_nothing = cache.get(key) if key is not None else None
     if reads_nothing is None:
@@ -176,7 +193,7 @@ def _empty_block(scanner, text:str, position:int, marker:str, stoppers:tuple, na
         reads_nothing = not calls or _bare_name(calls, body) or _all_refused(calls)
         if not reads_nothing: budget.remaining, budget.attempts = before   # the block reads it again, as if first
         elif key is not None and (budget.remaining, budget.attempts) == before: cache[key] = True
-    return (stop, 'text', text[position:stop]) if reads_nothing else None
+    return reads_nothing
 
 # %% ../../nbs/03_parse/03_tags.ipynb 16
 def _markup_reader(label:str, bare_name:bool=False):
@@ -800,7 +817,10 @@ _add_examples('hermes', {'glm47_words': lambda name, arguments: f'<tool_call>{na
 
 # %% ../../nbs/03_parse/03_tags.ipynb 96
 _HERMES_END = _ends(('</tool_call>', '</tool_calls>'), ('<tool_call>', '<tool_call '))[0]   # a bare block's ends
-_HERMES_READERS = list(_FAMILIES['hermes'].readers)   # the readers whose answers the shortcut knows
+# The readers whose answers the shortcut (and `_reads_nothing`) know: on a body with no `{`, `[`, `(` or `=` (and
+# no `<`, which ends a bare opener's body), TeleChat's pairs, name+JSON and GLM-4.7's words find nothing, and the
+# markup reader finds no call, or a lone name (text in an unclosed block).
+_HERMES_READERS = list(_FAMILIES['hermes'].readers)
 
 def _hermes_message(text:str, tools):
     "One-shot: the `ParseResult` of a text whose one marker is a plain Hermes block, as the scanner gives it; or None."
