@@ -519,10 +519,10 @@ def _expected_value(self:_Scanner, text, position, final):
 
 # %% ../../nbs/03_parse/02_core.ipynb 32
 @patch
-def _finish_block(self:_Scanner, text, final):
+def _finish_block(self:_Scanner, text, final, found=None):
     block = self.pending
-    # the first end; at one place, the first listed
-    found = block.ends.search(text, max(block.search_from, block.body_start))
+    # the first end; at one place, the first listed (`found`: the caller's search for it found it)
+    found = found or block.ends.search(text, max(block.search_from, block.body_start))
     best, marker = (found.start(), found.group()) if found is not None else (-1, None)
     if best == -1:
         if not final:

@@ -457,7 +457,9 @@ def _elements(body:str, opener:str, closer:str, finder:_Finder, spans:list|None=
         while True:   # a closer or an opener inside a CDATA section is text: look past each closed section
             close = finder.find(closer, search_from)
             following = finder.find(opener, search_from)
-            stop = min(i for i in (close, following, len(body)) if i != -1)
+            stop = len(body)   # the first of them (a plain comparison: a generator costs more than the search)
+            if close != -1 and close < stop: stop = close
+            if following != -1 and following < stop: stop = following
             cdata = finder.find(_CDATA_OPEN, search_from)
             if cdata == -1 or cdata >= stop: break
             cdata_end = finder.find(_CDATA_CLOSE, cdata + len(_CDATA_OPEN))

@@ -154,7 +154,7 @@ class _CDATABlock(_Block):
             cdata = text.find(_CDATA_OPEN, self.cdata_from, stop)
             if cdata == -1:
                 if found is None and not final: self.cdata_from = max(self.cdata_from, len(text) - len(_CDATA_OPEN) + 1)
-                return scanner._finish_block(text, final)
+                return scanner._finish_block(text, final, found)
             self.cdata_from, self.close_from = cdata, cdata + len(_CDATA_OPEN)
 
 # %% ../../nbs/03_parse/03_tags.ipynb 15
