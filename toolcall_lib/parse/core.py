@@ -457,7 +457,9 @@ def _prose(self:_Scanner, text, position, final):
             return found + 3, 'text', '```'
         family = markers.by_opener.get(marker)
         if family is None and not self.loose: search = found + 1; continue   # loose JSON is off (standalone mode)
-        if found > position and not final:   # the text before the marker first; the next step opens it, not looking again
+        # the text before the marker first, and the next step opens it without looking again; one-shot, only once the
+        # run is long or a copy of it follows (for `_repeat`)
+        if found > position and (not final or found - position >= _RUN or text.startswith(text[position:found], found)):
             self.ahead = (text, found, marker, family)
             return found, 'text', text[position:found]
         opened = self._open(text, found, marker, family, final)
