@@ -236,7 +236,8 @@ HOSTILE_VARIED = [('<tool_call> + counter', lambda number: f'<tool_call>{number}
                   # issue 27's shapes: random names in both tags, and a bare <tool_call> with a random short body
                   ('<invoke><parameter> + random names', lambda number: (lambda draw: f'<invoke name="x{draw.randint(0, 10**9)}">'
                       f'<parameter name="a{draw.randint(0, 10**9)}">')(random.Random(number))),
-                  ('<tool_call> + random "", " ", "x", "{"', lambda number: '<tool_call>' + random.Random(number).choice(['', ' ', 'x', '{']))]
+                  ('<tool_call> + random "", " ", "x", "{"', lambda number: '<tool_call>' + random.Random(number).choice(['', ' ', 'x', '{'])),
+                  ('<tool_call>{"name": + counter', lambda number: f'<tool_call>{{"name": "f{number}", ')]
 
 _NAME_SLOT = re.compile(r'(?<![A-Za-z_])a(?![A-Za-z_])')   # the first lone `a` of a unit: a name or key slot
 

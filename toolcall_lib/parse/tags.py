@@ -185,7 +185,8 @@ def _reads_nothing(scanner, body:str, marker:str, name:str) -> bool:
     "Whether family `name` reads no call in the bare `marker`'s `body`, as an unclosed block; budget spent on a call is restored."
     if _CALL_CHARS.search(body) is None and _FAMILIES[name].readers == _HERMES_READERS: return True   # no JSON, call, pair
     budget, cache = scanner.budget, scanner.empty_reads
-    key = (marker, body) if len(body) <= 4 and not body.strip() else None   # blank bodies: asked once per parse
+    # short bodies: asked once per parse (a read that spent no repair budget answers the same again: the budget never grows)
+    key = (marker, body) if len(body) <= 4 else None
     reads_nothing = cache.get(key) if key is not None else None
     if reads_nothing is None:
         before = (budget.remaining, budget.attempts)
