@@ -344,12 +344,14 @@ class _Finder:
         if searched is not None:
             searched_from, result = searched
             if searched_from <= start and (result[0] == -1 or result[0] >= start): return result
-        result = (-1, None)
-        for literal in literals:
-            at = self.find(literal, start)
-            if at != -1 and (result[0] == -1 or at < result[0]): result = (at, literal)
-        self.found[literals] = (start, result)
-        return result
+        found, best, first = self.found, -1, None
+        for literal in literals:   # `find` written out: a method call per literal costs more than its look-up
+            searched = found.get(literal)
+            if searched is not None and searched[0] <= start and (searched[1] == -1 or searched[1] >= start): at = searched[1]
+            else: at = self.text.find(literal, start); found[literal] = (start, at)
+            if at != -1 and (best == -1 or at < best): best, first = at, literal
+        found[literals] = (start, (best, first))
+        return best, first
 
 # %% ../../nbs/03_parse/00_payloads.ipynb 30
 _KEY_START, _NON_SPACE, _SPACE_AT = re.compile(r'[^\s/]'), re.compile(r'\S'), re.compile(r'\s')
