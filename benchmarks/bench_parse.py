@@ -1,6 +1,6 @@
 """Benchmark toolcall_lib.parse against json.loads on the same bytes, at two sizes per case.
 
-Run: python benchmarks/bench_parse.py
+Run: python benchmarks/bench_parse.py [all|messages|hostile] [PART]   (one table, and only the rows whose name holds PART)
 
 Baseline: `json.loads` of the same payload in the same run. For the Hermes message that is the JSON inside the
 <tool_call> tags (what any parser must at least decode); for the other inputs, which hold no valid call, it is
@@ -20,8 +20,9 @@ own cost shows; goal: with an allow-list within 5x json.loads and faster than SG
 a short call after every ~1.5 KB of prose (goal: streamed in 64-character chunks at least 2x SGLang's streaming
 detector), and a table of every shape of the notebook's hostile section as pure repetition at 0.5 MB and 1 MB (goal:
 under 0.5 s of CPU at 1 MB, growth at most 2.2x). Text that repeats one unit is read once per unit and its copies are
-taken as read (`_repeat` in 02_core): the repeated table measures that path; the padded hostile rows below measure
-copies that differ.
+taken as read (`_repeat` in 02_core): the repeated table measures that path. Its "(numbered)" rows repeat every shape
+with a counter in each copy (in its first name slot, `name="a17"`, or after it, `<tool_call>17`), and its "(varied)"
+rows with random names or bodies: no two copies are alike, so every copy is read (the same goal).
 
 Peer (issue 19): SGLang's tool-call detectors, from the `llm-router-utils` package, measured in the same run when it
 is importable. That package pins torch and transformers (about 6 GB), so it is in no extra of this project; its
@@ -35,7 +36,7 @@ Timing on a shared machine: each figure is the best of several rounds, the colum
 round (so a burst of load hits them alike), and every goal is judged on CPU time (`time.process_time`), printed beside
 the wall-clock figure: time spent waiting for a core is the machine's load, not the parser's cost.
 """
-import json, logging, random, time
+import json, logging, random, re, time
 from toolcall_lib.parse import parse_tool_calls, ToolCallStreamParser
 
 logging.getLogger('llm_router_utils').setLevel(logging.CRITICAL)   # SGLang logs every call to a tool it was not given
@@ -235,7 +236,18 @@ HOSTILE_VARIED = [('<tool_call> + counter', lambda number: f'<tool_call>{number}
                   # issue 27's shapes: random names in both tags, and a bare <tool_call> with a random short body
                   ('<invoke><parameter> + random names', lambda number: (lambda draw: f'<invoke name="x{draw.randint(0, 10**9)}">'
                       f'<parameter name="a{draw.randint(0, 10**9)}">')(random.Random(number))),
-                  ('<tool_call> + random "", " ", "x", "{"', lambda number: '<tool_call>' + random.Random(number).choice(['', ' ', 'x', '{']))]
+                  ('<tool_call> + random "", " ", "x", "{"', lambda number: '<tool_call>' + random.Random(number).choice(['', ' ', 'x', '{'])),
+                  ('<tool_call>{"name": + counter', lambda number: f'<tool_call>{{"name": "f{number}", ')]
+
+_NAME_SLOT = re.compile(r'(?<![A-Za-z_])a(?![A-Za-z_])')   # the first lone `a` of a unit: a name or key slot
+
+def numbered(unit:str):
+    """`make(number)` for the copies of a repeated hostile shape that differ (issue 27): the counter goes into the unit's
+    first name slot (`name="a17"`, `<function=a17>`, `call:a17`), or after the unit when it has none (`<tool_call>17`)."""
+    slot = _NAME_SLOT.search(unit)
+    if slot is None: return lambda number: f'{unit}{number}'
+    head, tail = unit[:slot.end()], unit[slot.end():]
+    return lambda number: f'{head}{number}{tail}'
 
 def varied(make, size:int) -> str:
     "`make(0) + make(1) + ...`, about `size` characters."
@@ -243,12 +255,16 @@ def varied(make, size:int) -> str:
     while total < size: parts.append(make(len(parts))); total += len(parts[-1])
     return ''.join(parts)
 
-def run_hostile_repeated() -> list:
-    "Each repeated hostile shape at 0.5 MB and 1 MB, one-shot: best CPU time of 3, and the growth between the sizes."
+def run_hostile_repeated(only:str='') -> list:
+    """Each repeated hostile shape at 0.5 MB and 1 MB, one-shot: best CPU time of 3, and the growth between the sizes;
+    `only`: just the shapes whose name holds it."""
     rows = []
     shapes = [(name, lambda size, shape=shape: repeated(*shape, size)) for name, *shape in HOSTILE_REPEATED]
     shapes += [(name + ' (varied)', lambda size, make=make: varied(make, size)) for name, make in HOSTILE_VARIED]
+    shapes += [(name + ' (numbered)', lambda size, prefix=prefix, make=numbered(unit), suffix=suffix:
+                prefix + varied(make, size - len(prefix) - len(suffix)) + suffix) for name, prefix, unit, suffix in HOSTILE_REPEATED]
     for name, make in shapes:
+        if only not in name: continue
         half, full = make(500_000), make(1_000_000)
         times = best_times({'half': lambda: parse_tool_calls(half), 'full': lambda: parse_tool_calls(full)}, 3)
         half_cpu, full_cpu = times['half'][1], times['full'][1]
@@ -276,10 +292,11 @@ def cases():
         rows.append((name, [(filled(unit, 5_000, MB // 2), None), (filled(unit, 10_000, MB), None)], '< 0.5 s at 1 MB', None, None))
     return rows
 
-def run() -> list:
-    "Measure every case at both sizes; return one dict per measurement."
+def run(only:str='') -> list:
+    "Measure every case (or those whose name holds `only`) at both sizes; return one dict per measurement."
     results, peer = [], sglang_detector('hermes') is not None
     for name, inputs, goal, tools, sglang_name in cases():
+        if only not in name: continue
         peer_tools = sglang_tools(tools or TOOLS) if peer and sglang_name else None   # SGLang drops calls to tools it was not given
         for text, payload in inputs:
             baseline_input = payload if payload is not None else json.dumps(text)
@@ -319,11 +336,11 @@ def run() -> list:
 
 PEER_BUDGET = 10.0   # seconds: a peer that takes longer than this at 50 KB is not run at 100 KB
 
-def run_hostile_side_by_side() -> list:
+def run_hostile_side_by_side(only:str='') -> list:
     "Each hostile shape at 50 KB and 100 KB, one-shot and streamed in 64-character chunks, ours beside SGLang's detector."
     results = []
     for name, unit, sglang_name in HOSTILE:
-        if sglang_name is None or sglang_detector(sglang_name) is None: continue
+        if only not in name or sglang_name is None or sglang_detector(sglang_name) is None: continue
         peer_tools, over_budget = sglang_tools(None), False
         for size in (50_000, 100_000):
             text = filled(unit, size // 100, size)
@@ -344,8 +361,23 @@ def _ms(value) -> str:
     if value is None: return '—'
     return value if isinstance(value, str) else f'{value:.1f}' if value >= 100 else f'{value:.3f}'
 
-def main():
-    rows = run()
+def print_hostile_repeated(only:str=''):
+    "The repeated and varied hostile table; `only`: just the rows whose name holds it."
+    print('\nHostile input repeated (the hostile section of nbs/03_parse/02_core.ipynb, each copy right after the last;'
+          ' "(varied)" and "(numbered)": each copy differs), one-shot, best of 3')
+    header = f"{'case':44} {'0.5 MB CPU ms':>14} {'1 MB CPU ms':>12} {'1 MB wall ms':>13} {'growth':>7}  goal (CPU at 1 MB, growth)"
+    print(header); print('-' * len(header))
+    rows = run_hostile_repeated(only)
+    for row in rows:
+        print(f"{row['case']:44} {row['half_cpu_ms']:>14.1f} {row['full_cpu_ms']:>12.1f} {row['full_ms']:>13.1f} {row['growth']:>6.2f}x"
+              f"  < 500 ms, <= 2.2x {'ok' if row['met'] else 'MISSED'}")
+    return rows
+
+def main(section:str='all', only:str=''):
+    """`section`: 'all', 'messages' (the first table, and the side-by-side one with SGLang) or 'hostile' (the repeated
+    and varied hostile table); `only`: just the rows whose name holds it."""
+    if section == 'hostile': return print_hostile_repeated(only)
+    rows = run(only)
     peer = any(row['sglang_ms'] is not None for row in rows)
     header = (f"{'case':28} {'chars':>9} {'parse ms':>10} {'CPU ms':>9} {'json.loads ms':>14} {'CPU ratio':>9} {'MB/s':>7} {'calls':>5}"
               f" {'stream/64 ms':>13} {'MB/s':>6} {'CPU MB/s':>8} {'vs parse':>8} {'1 feed ms':>10} {'vs parse':>8} {'SGLang ms':>10} {'CPU ms':>8}"
@@ -357,14 +389,7 @@ def main():
               f" {row['stream_64_vs_parse']:>7.1f}x {row['stream_one_feed_ms']:>10.3f} {row['stream_one_feed_vs_parse']:>7.1f}x {_ms(row['sglang_ms']):>10}"
               f" {_ms(row['sglang_cpu_ms']):>8} {_ms(row['sglang_stream_64_ms']):>10}"
               f"  {row['goal']} {'ok' if row['met'] else 'MISSED'}")
-    print('\nHostile input repeated (the hostile section of nbs/03_parse/02_core.ipynb, each copy right after the last),'
-          ' one-shot, best of 3; goal: < 0.5 s of CPU at 1 MB, growth from 0.5 MB to 1 MB <= 2.2x')
-    header = f"{'case':32} {'0.5 MB CPU ms':>14} {'1 MB CPU ms':>12} {'1 MB wall ms':>13} {'growth':>7}"
-    print(header); print('-' * len(header))
-    repeated_rows = run_hostile_repeated()
-    for row in repeated_rows:
-        print(f"{row['case']:32} {row['half_cpu_ms']:>14.1f} {row['full_cpu_ms']:>12.1f} {row['full_ms']:>13.1f} {row['growth']:>6.2f}x"
-              f"  {'ok' if row['met'] else 'MISSED'}")
+    if section == 'all': print_hostile_repeated(only)
     if not peer:
         print('\n' + SGLANG_HINT)
         return rows
@@ -373,11 +398,13 @@ def main():
     header = (f"{'case':28} {'SGLang parser':>13} {'chars':>8} {'ours ms':>9} {'CPU ms':>8} {'ours /64 ms':>11} {'CPU ms':>8}"
               f" {'SGLang ms':>10} {'SGLang /64 ms':>13}")
     print(header); print('-' * len(header))
-    side = run_hostile_side_by_side()
+    side = run_hostile_side_by_side(only)
     for row in side:
         print(f"{row['case']:28} {row['parser']:>13} {row['chars']:>8,} {row['parse_ms']:>9.2f} {row['parse_cpu_ms']:>8.2f}"
               f" {row['stream_64_ms']:>11.2f} {row['stream_64_cpu_ms']:>8.2f} "
               f"{_ms(row['sglang_ms']):>10} {_ms(row['sglang_stream_64_ms']):>13}")
     return rows, side
 
-if __name__ == '__main__': main()
+if __name__ == '__main__':
+    import sys
+    main(*sys.argv[1:3])

@@ -122,3 +122,46 @@ def test_repeated_markup_costs_few_steps(unit, monkeypatch):
     monkeypatch.setattr(core._Scanner, 'step', counted)
     parse_tool_calls(unit * (200_000 // len(unit)))
     assert len(steps) < 2_000, len(steps)
+
+def without_shortcuts(function, *args, **kwargs):
+    "Call `function` with `parse_tool_calls`'s shortcuts off: the scanner reads every text."
+    saved = core._SHORTCUTS[:]
+    core._SHORTCUTS.clear()
+    try: return function(*args, **kwargs)
+    finally: core._SHORTCUTS[:] = saved
+
+HERMES_BODIES = ['{"name": "get_weather", "arguments": {"city": "Paris"}}', '{"name": " a ", "arguments": {}}',
+                 '{"name": "a", "arguments": {"x": [1, {"y": null}]}}', '{"arguments": {}, "name": "get_weather"}',
+                 '{"name": "a", "arguments": "{}"}', '{"name": "a", "arguments": {}, "id": "7"}', '{"name": "a(", "arguments": {}}',
+                 "{'name': 'a', 'arguments': {}}", '{"name": "a", "arguments": {"x": 1}', '{"name": 1, "arguments": {}}',
+                 '{"name": "a", "arguments": {"s": "<tool_call>"}}', '{"name": "a", "arguments": {"s": "]]><![CDATA["}}']
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(HERMES_BODIES), st.sampled_from(['', ' ', '\n', '\x0b']), st.sampled_from(FRAGMENTS + ['', 'ok ', 'Action: ']),
+       st.sampled_from(FRAGMENTS + ['', '\nDone.', ' {"a": 1}']), st.sampled_from(['</tool_call>', '</tool_calls>', '']),
+       st.sampled_from([None, ['get_weather'], ['A', 'get_weather']]))
+def test_shortcut_gives_the_scanners_answer(body, space, before, after, closer, tools):
+    "The one-shot shortcut for a plain Hermes message (03_tags) answers exactly as the scanner, or leaves the text to it."
+    text = f'{before}<tool_call>{space}{body}{space}{closer}{after}'
+    assert parse_tool_calls(text, tools) == without_shortcuts(parse_tool_calls, text, tools)
+
+BARE_BODIES = ['', ' ', '  ', 'x', '17', 'a b', 'a=b', '{', '{"name": "a", "arguments": {}}', 'f(x)', '[a()]', 'a\n', ':',
+               '"q"', 'to=x', 'Action: y', '\u00a0', 'get_weather', '{"a": ']
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(BARE_BODIES), min_size=1, max_size=80), st.sampled_from(FRAGMENTS + ['']),
+       st.sampled_from(FRAGMENTS + ['', '</tool_call>']), st.sampled_from([None, ['a', 'get_weather']]))
+def test_bare_openers_read_as_the_scanner_reads_them(bodies, before, after, tools):
+    """Runs of bare `<tool_call>` openers with short bodies: one-shot (bodies without call characters known to read
+    nothing, runs of them in one step) answers as a stream in small chunks that reads every body with the readers."""
+    from toolcall_lib.parse import tags
+    text = before + ''.join('<tool_call>' + body for body in bodies) + after
+    result = parse_tool_calls(text, tools)
+    saved, tags._HERMES_READERS = tags._HERMES_READERS, None   # every body read by the family's readers
+    try:
+        assert parse_tool_calls(text, tools) == result
+        parser = ToolCallStreamParser(tools)
+        for start in range(0, len(text), 7): parser.feed(text[start:start + 7])
+        parser.close()
+    finally: tags._HERMES_READERS = saved
+    assert parser.result == result

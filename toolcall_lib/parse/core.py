@@ -35,6 +35,7 @@ _FAMILIES = {}   # name -> _Family, in registration order
 _EXAMPLES = {}   # layout -> (family name, render(name, arguments) -> text): how each layout writes one call
 _NOT_CALLS = {'harmony', 'minimax_m3'}   # families whose opener may also start a channel or a reasoning block
 _COMPILED = []   # [_Markers] built from the table on first use, dropped when the table changes
+_SHORTCUTS = []   # shortcut(text, tools) -> the ParseResult of a short text of one plain shape, or None (see `parse_tool_calls`)
 def _caller() -> str:
     "The module that called the function calling this (the one declaring a family, a reader or an example)."
     return sys._getframe(2).f_globals.get('__name__', '')
@@ -79,6 +80,7 @@ def _forget(module:str):
         family.readers[:] = [entry for entry in family.readers if entry[2] != module]
         family.fragments[:] = [entry for entry in family.fragments if entry[1] != module]
     for layout in [layout for layout, entry in _EXAMPLES.items() if entry[2] == module]: del _EXAMPLES[layout]
+    _SHORTCUTS[:] = [shortcut for shortcut in _SHORTCUTS if shortcut.__module__ != module]
     _COMPILED.clear()
 
 def _json_call(name:str, arguments:dict, key:str='arguments') -> str:
@@ -100,9 +102,7 @@ def format_examples() -> dict:
 def format_markers() -> tuple:
     "Every literal marker the format table names: each family's openers, then the other pieces of markup it names."
     openers = [opener for family in _FAMILIES.values() for opener in family.openers]
-    return tuple(
-        dict.fromkeys(openers + [fragment for family in _FAMILIES.values() for fragment, _ in family.fragments])
-    )
+    return tuple(dict.fromkeys(openers + [fragment for family in _FAMILIES.values() for fragment, _ in family.fragments]))
 _SPACE = r'[ \t\r\n]{0,64}'
 _KEY = r'''(?:"[^"\\\n]{0,256}"|'[^'\\\n]{0,256}'|[^\W\d][\w.-]{0,127})'''
 _KEY_PREFIX = r'''(?:"[^"\\\n]{0,256}"?|'[^'\\\n]{0,256}'?|[^\W\d][\w.-]{0,127})'''
@@ -111,9 +111,8 @@ _LOOSE_RE = re.compile(_LOOSE)
 
 # %% ../../nbs/03_parse/02_core.ipynb 15
 # What a stream may still turn into a loose start: the whole rest of the buffer is a proper prefix of a match.
-_LOOSE_PREFIX_RE = re.compile(
-    rf'(?:\{{{_SPACE}(?:{_KEY_PREFIX}{_SPACE})?|\[{_SPACE}(?:\{{{_SPACE}(?:{_KEY_PREFIX}{_SPACE})?|[^\W\d][\w.-]{{0,127}})?)\Z'
-)
+_LOOSE_PREFIX_RE = re.compile(rf'(?:\{{{_SPACE}(?:{_KEY_PREFIX}{_SPACE})?|\[{_SPACE}(?:\{{{_SPACE}(?:{_KEY_PREFIX}{_SPACE})?'
+                              rf'|[^\W\d][\w.-]{{0,127}})?)\Z')
 _LOOSE_SPAN = 1 + 64 + 258 + 64 + 1 + 64 + 1  # the longest text the loose branch can look at
 def _trie_pattern(words, extra:dict|None=None, cut:bool=False) -> str:
     """A regex alternation of the literal `words`, factored as a trie: each position costs one comparison per
@@ -150,15 +149,8 @@ class _Markers:
         self.literals = tuple(self.by_opener) + ('```',)
         self.word_literals = tuple(literal for literal in self.literals if literal[0].isalpha())   # found with str.find
         symbol_literals = [literal for literal in self.literals if literal not in self.word_literals]
-        self.prose = re.compile(
-            _trie_pattern(
-                symbol_literals,
-                {
-                    '{': rf'{_SPACE}{_KEY}{_SPACE}:',
-                    '[': rf'{_SPACE}(?:\{{{_SPACE}{_KEY}{_SPACE}:|[^\W\d][\w.-]{{0,127}}\()',
-                },
-            )
-        )
+        self.prose = re.compile(_trie_pattern(symbol_literals, {
+            '{': rf'{_SPACE}{_KEY}{_SPACE}:', '[': rf'{_SPACE}(?:\{{{_SPACE}{_KEY}{_SPACE}:|[^\W\d][\w.-]{{0,127}}\()'}))
         # A stream's chunk that arrives with nothing pending is prose at once unless this one search finds in it a
         # marker, a loose start, the start of either cut by the chunk's end, or a letter-initial marker: those are
         # found at their last character, looking behind (`:(?<=Action:)`), since their first letters are everywhere.
@@ -320,14 +312,14 @@ def _tag_opener(name:str, closers:tuple=(), preview:bool=False, block=_Block, qu
     """`open` for `<tag attributes>body</tag>` (the marker is `<tag` and one delimiter); the family's readers take
     `(body, scanner, attributes, opening tag)`. `closers`: more closing tags. `preview`: the body is Hermes JSON whose
     name a stream can announce early. `block`: the pending class (a `_Block` that may do more once it closed). `quick`:
-    `(scanner, text, position, marker, stoppers, name)` -> a bare opener's segment found without a block, or None."""
+    `(scanner, text, position, marker, stoppers, name, final)` -> a bare opener's segment found without a block, or None."""
     ends = {}   # marker -> (closers, stoppers) of its tag
     def open(scanner, text, position, marker, final):
         end = text.find('>', position, position + 1024)
         if end == -1: return None if not final and len(text) - position < 1024 else False
         if marker not in ends: ends[marker] = ((f'</{marker[1:-1]}>',) + closers, (f'<{marker[1:-1]}>', f'<{marker[1:-1]} '))
         if quick is not None and end == position + len(marker) - 1:
-            if (found := quick(scanner, text, position, marker, ends[marker][1], name)) is not None: return found
+            if (found := quick(scanner, text, position, marker, ends[marker][1], name, final)) is not None: return found
         attributes, opening = _scan_attributes(text[position + len(marker) - 1:end]), text[position:end + 1]
         def read(body, scanner): return _read(name, body, scanner, attributes, opening)
         scanner.pending = block(position, end + 1, *ends[marker], read, name='hermes' if preview else None)
@@ -351,6 +343,7 @@ _hidden.hidden = True
 
 # %% ../../nbs/03_parse/02_core.ipynb 27
 _WORDS_BY_PATTERN = 4096   # up to this many characters, letter-initial markers are looked for with one pattern
+_RUN = 1024   # one-shot, a run of prose takes in the plain text of openers that read nothing while it is shorter
 # every reasoning block's closer, added by the families: `thinking=True` starts inside any of them
 _REASONING_CLOSERS = []
 _FENCE = (('```',), 'text')
@@ -363,6 +356,7 @@ class _Scanner:
         self.reasoning_calls = reasoning_calls   # read calls written inside reasoning blocks (Trinity); off by default
         self.mode = None            # (closers, kind) inside think blocks, fences, reasoning channels
         self.pending = None         # a _Block, _Value (or a family's own pending object) waiting for more text
+        self.queued = None          # (segment,) the next step returns: what a marker opened after the text before it
         self.expect = None          # format of a value that may follow (after <|python_tag|>, ';', ...)
         self.expect_announced = False   # that value was announced by a format's token (not just a ';' after a call)
         self.after_call = None      # format of the call just read (a ';' may follow)
@@ -398,6 +392,7 @@ class _Scanner:
 @patch
 def step(self:_Scanner, text:str, position:int, final:bool):
     "The next segment at `position` as (new_position, kind, payload), or None when more text is needed."
+    if self.queued is not None: (segment,), self.queued = self.queued, None; return segment
     if self.pending is not None: return self.pending.resume(self, text, final)
     if position >= len(text): return None
     if self.mode is not None: return self._mode_text(text, position, final)
@@ -449,9 +444,8 @@ def _prose(self:_Scanner, text, position, final):
             word = markers.words.search(text, search, len(text) if found == -1 else found + markers.word_longest)
             if word is not None and (found == -1 or word.start() < found): found, marker = word.start(), word.group()
         else:   # a long text: `str.find` skips to each word's first letter faster than a pattern stops at all of them
-            for literal in markers.word_literals:
-                at = finder.find(literal, search)
-                if at != -1 and (found == -1 or at < found): found, marker = at, literal
+            at, literal = finder.first(markers.word_literals, search)
+            if at != -1 and (found == -1 or at < found): found, marker = at, literal
         if found == -1 or found >= limit: return (limit, 'text', text[position:limit]) if limit > position else None
         if marker == '```':   # a fenced block is an example: prose, whatever it contains
             close = self.find(text, '```', found + 3)
@@ -463,12 +457,27 @@ def _prose(self:_Scanner, text, position, final):
             return found + 3, 'text', '```'
         family = markers.by_opener.get(marker)
         if family is None and not self.loose: search = found + 1; continue   # loose JSON is off (standalone mode)
-        if found > position:   # the text before the marker first; the next step opens it without looking again
+        # the text before the marker first, and the next step opens it without looking again; one-shot, only once the
+        # run is long or a copy of it follows (for `_repeat`)
+        if found > position and (not final or found - position >= _RUN or text.startswith(text[position:found], found)):
             self.ahead = (text, found, marker, family)
             return found, 'text', text[position:found]
         opened = self._open(text, found, marker, family, final)
-        if opened is not False: return opened
-        search = found + 1
+        if opened is False: search = found + 1; continue
+        if final and self._plain(opened, text, found, position): search = opened[0]; continue   # one run of prose
+        if found == position: return opened
+        self.queued = (opened,)   # one-shot: the text before the marker first, then what the marker opened
+        return found, 'text', text[position:found]
+
+@patch
+def _plain(self:_Scanner, opened, text, found, position) -> bool:
+    """One-shot: whether the marker at `found` opened only plain text (nothing pending, no mode) which the run of prose
+    from `position` takes in, while the run is short and no copy of it follows (`_repeat` takes those)."""
+    if (opened is None or opened[1] != 'text' or self.pending is not None or self.mode is not None
+            or self.expect is not None or self.after_call is not None): return False
+    end, _, payload = opened
+    if payload is None or len(payload) != end - found or not text.startswith(payload, found): return False
+    return end - position < _RUN and not text.startswith(text[position:end], end)
 
 # %% ../../nbs/03_parse/02_core.ipynb 31
 @patch
@@ -497,18 +506,14 @@ def _expected_value(self:_Scanner, text, position, final):
         if char in '{[' and not text.startswith('[TOOL_CALLS]', following):
             if not final and char == '[' and len(text) - following < 12 and '[TOOL_CALLS]'.startswith(text[following:]):
                 return None
-            self.pending = _Value(
-                position, following, following, self.expect, strict=False, announced=self.expect_announced
-            )
+            self.pending = _Value(position, following, following, self.expect, strict=False, announced=self.expect_announced)
             self.expect = None
             return self._finish_value(text, final)
         if char.isalpha() or char == '_':
             end = _identifier_end(text, following, final)
             if end is None: return None
             if end != -1 and text[end] == '(':
-                self.pending = _Value(
-                    position, following, end, self.expect, strict=False, announced=self.expect_announced
-                )
+                self.pending = _Value(position, following, end, self.expect, strict=False, announced=self.expect_announced)
                 self.expect = None
                 return self._finish_value(text, final)
     self.expect = None
@@ -516,10 +521,10 @@ def _expected_value(self:_Scanner, text, position, final):
 
 # %% ../../nbs/03_parse/02_core.ipynb 32
 @patch
-def _finish_block(self:_Scanner, text, final):
+def _finish_block(self:_Scanner, text, final, found=None):
     block = self.pending
-    # the first end; at one place, the first listed
-    found = block.ends.search(text, max(block.search_from, block.body_start))
+    # the first end; at one place, the first listed (`found`: the caller's search for it found it)
+    found = found or block.ends.search(text, max(block.search_from, block.body_start))
     best, marker = (found.start(), found.group()) if found is not None else (-1, None)
     if best == -1:
         if not final:
@@ -560,11 +565,7 @@ def _finish_block(self:_Scanner, text, final):
     if closed and getattr(block.reader, 'prose_without_calls', False): return end, 'text', text[block.start:end]
     if closed:
         if body.strip() not in ('', '[]', '{}'):   # the format's opener and closer, but no call in between
-            return (
-                end,
-                'rejected',
-                (found_format, '', f'a {found_format} block whose body does not read as a call', block.start),
-            )
+            return end, 'rejected', (found_format, '', f'a {found_format} block whose body does not read as a call', block.start)
         return end, 'markup', None
     return end, 'text', text[block.start:end]
 
@@ -612,9 +613,7 @@ def _hermes_arguments_start(text:str, position:int) -> int:
 def _preview(pending, text:str):
     "(name, raw-arguments start, end) of the call `pending` is reading, as far as `text` goes; None when not known yet."
     if isinstance(pending, _Value):
-        return (
-            (pending.name, pending.value_start, min(pending.state[0], len(text))) if pending.name is not None else None
-        )
+        return (pending.name, pending.value_start, min(pending.state[0], len(text))) if pending.name is not None else None
     if not isinstance(pending, _Block) or pending.name is None: return None
     if pending.name == 'hermes':
         if pending.arguments is None:   # once the arguments started, the name before them is settled: read it once
@@ -758,8 +757,8 @@ def _run(self:ToolCallStreamParser, final:bool, events:list|None=None, marked:bo
             break
         # a clean state: what the copies of this step's text start from too (see `_repeat`)
         before = (scanner.budget.remaining, scanner.budget.attempts, len(self._calls), len(self._refusals), self._found) if (
-            repeats and scanner.pending is None and scanner.mode is None and scanner.expect is None
-            and scanner.after_call is None and self._announced is None) else None
+            repeats and scanner.pending is None and scanner.queued is None and scanner.mode is None
+            and scanner.expect is None and scanner.after_call is None and self._announced is None) else None
         segment = scanner.step(buffer, position, final)
         if segment is None: break
         new_position, kind, payload = segment
@@ -789,7 +788,7 @@ _LOOK_BEHIND, _LOOK_AHEAD = 256, 4096
 def _repeat(self:ToolCallStreamParser, buffer:str, steps:list, events, repeated):
     "After each step: (where the scan goes on, the run looked at), past the copies of the last steps' text taken as read."
     end, scanner = steps[-1][1], self._scanner
-    if (scanner.pending is not None or scanner.mode is not None or scanner.expect is not None
+    if (scanner.pending is not None or scanner.queued is not None or scanner.mode is not None or scanner.expect is not None
             or scanner.after_call is not None or self._announced is not None): return end, repeated
     budget = (scanner.budget.remaining, scanner.budget.attempts)
     for first in range(len(steps) - 1, -1, -1):   # the shortest unit first
@@ -857,15 +856,9 @@ def _fresh(value):
 def _settle(self:ToolCallStreamParser):
     "Whether the next chunk may take `feed`'s prose lane: nothing pending and a short held tail, alone in the buffer."
     scanner = self._scanner
-    self._idle = idle = (
-        scanner.pending is None
-        and scanner.mode is None
-        and scanner.expect is None
-        and scanner.after_call is None
-        and self._announced is None
-        and not self._closed
-        and len(self._buffer) - self._position <= _HELD_AT_MOST
-    )
+    self._idle = idle = (scanner.pending is None and scanner.mode is None and scanner.expect is None
+                         and scanner.after_call is None and self._announced is None and not self._closed
+                         and len(self._buffer) - self._position <= _HELD_AT_MOST)
     if idle and self._position:
         position, self._position = self._position, 0
         self._buffer = self._buffer[position:]
@@ -983,11 +976,8 @@ def _call(self:ToolCallStreamParser, raw:_RawCall, found_format, start, end, eve
     if announced is None: events.append(CallStarted(index, name))
     if announced is None or not announced[2]: events.append(ArgumentsDelta(index, json.dumps(arguments, default=str)))
     else:
-        written = (
-            raw.arguments_text
-            if raw.arguments_text is not None
-            else raw.arguments if isinstance(raw.arguments, str) else ''
-        )
+        written = (raw.arguments_text if raw.arguments_text is not None
+                   else raw.arguments if isinstance(raw.arguments, str) else '')
         if len(written) > announced[2]: events.append(ArgumentsDelta(index, written[announced[2]:]))
     events.append(CallFinished(index, call))
 NOT_ALLOWED = 'not in the allow-list' # The `RejectedCall.reason` of a call to a tool outside the allow-list
@@ -1023,6 +1013,9 @@ def parse_tool_calls(text:str, # Model output to search for tool calls
                     ) -> ParseResult:
     "Find the tool calls in `text`, in any of the formats this module knows."
     if not isinstance(text, str): raise ParseArgumentError(f'parse_tool_calls() takes a str, got {type(text).__name__}')
+    if not (standalone or thinking or reasoning_calls) and len(text) <= _WORDS_BY_PATTERN:
+        for shortcut in _SHORTCUTS:   # a short text of one plain shape, read without the scanner's steps
+            if (result := shortcut(text, tools)) is not None: return result
     parser = ToolCallStreamParser(tools, thinking=thinking, reasoning_calls=reasoning_calls)
     if standalone:
         stripped = text.strip()

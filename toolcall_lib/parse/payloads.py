@@ -338,6 +338,21 @@ class _Finder:
         self.found[key] = (start, result)
         return result
 
+    def first(self, literals:tuple, start:int) -> tuple:
+        "(position, literal) of the first of `literals` to occur from `start` on (the first listed at one place), or (-1, None)."
+        searched = self.found.get(literals)   # remembered as a whole: one look-up, not one per literal
+        if searched is not None:
+            searched_from, result = searched
+            if searched_from <= start and (result[0] == -1 or result[0] >= start): return result
+        found, best, first = self.found, -1, None
+        for literal in literals:   # `find` written out: a method call per literal costs more than its look-up
+            searched = found.get(literal)
+            if searched is not None and searched[0] <= start and (searched[1] == -1 or searched[1] >= start): at = searched[1]
+            else: at = self.text.find(literal, start); found[literal] = (start, at)
+            if at != -1 and (best == -1 or at < best): best, first = at, literal
+        found[literals] = (start, (best, first))
+        return best, first
+
 # %% ../../nbs/03_parse/00_payloads.ipynb 30
 _KEY_START, _NON_SPACE, _SPACE_AT = re.compile(r'[^\s/]'), re.compile(r'\S'), re.compile(r'\s')
 
@@ -444,7 +459,9 @@ def _elements(body:str, opener:str, closer:str, finder:_Finder, spans:list|None=
         while True:   # a closer or an opener inside a CDATA section is text: look past each closed section
             close = finder.find(closer, search_from)
             following = finder.find(opener, search_from)
-            stop = min(i for i in (close, following, len(body)) if i != -1)
+            stop = len(body)   # the first of them (a plain comparison: a generator costs more than the search)
+            if close != -1 and close < stop: stop = close
+            if following != -1 and following < stop: stop = following
             cdata = finder.find(_CDATA_OPEN, search_from)
             if cdata == -1 or cdata >= stop: break
             cdata_end = finder.find(_CDATA_CLOSE, cdata + len(_CDATA_OPEN))

@@ -7,10 +7,12 @@ from __future__ import annotations
 import dataclasses, html, json, re
 from toolcall_lib.parse.payloads import (_Budget, _CDATA_CLOSE, _CDATA_OPEN, _FAILED, _Finder, _NotJSON, _RawCall, _UNNAMED, _add_argument,
     _calls_from_payload, _child_elements, _child_fields, _element_value, _elements, _identifier_end, _loads,
-    _looks_pythonic, _parameters, _payload_calls, _pythonic_calls, _scan_attributes, _scan_value, _skip_space,
+    _json, _looks_pythonic, _parameters, _payload_calls, _pythonic_calls, _scan_attributes, _scan_value, _skip_space,
     _valid_name)
-from .core import (_Block, _add_examples, _add_reader, _block_opener, _hidden, _json_call,
-    _python_call, _read, _bare_name, _all_refused, _reasoning_opener, _register, _tag_markers, _tag_opener)
+from .core import (_Block, _FAMILIES, _RUN, _SHORTCUTS, _add_examples, _add_reader, _block_opener,
+    _ends, _hidden, _json_call, _markers, _python_call, _read, _bare_name, _all_refused, _reasoning_opener, _register,
+    _tag_markers, _tag_opener)
+from .results import ParseResult, ToolCall, _policy_for
 
 # %% auto 0
 __all__ = []
@@ -152,21 +154,39 @@ class _CDATABlock(_Block):
             cdata = text.find(_CDATA_OPEN, self.cdata_from, stop)
             if cdata == -1:
                 if found is None and not final: self.cdata_from = max(self.cdata_from, len(text) - len(_CDATA_OPEN) + 1)
-                return scanner._finish_block(text, final)
+                return scanner._finish_block(text, final, found)
             self.cdata_from, self.close_from = cdata, cdata + len(_CDATA_OPEN)
 
 # %% ../../nbs/03_parse/03_tags.ipynb 15
 _QUICK_BODY = 64   # a bare opener's body read without a block is shorter than this and holds no `<`
+_CALL_CHARS = re.compile(r'[{\[(=]')   # a bare `<tool_call>` body without any of these reads no call (see below)
+_HERMES_READERS = None   # the `<tool_call>` family's readers once all are declared: what `_reads_nothing` knows of them
 
-def _empty_block(scanner, text:str, position:int, marker:str, stoppers:tuple, name:str):
+def _empty_block(scanner, text:str, position:int, marker:str, stoppers:tuple, name:str, final:bool=False):
     """The segment of a bare `marker` at `position` whose short body (no markup) the next opener of its kind ends
     (hostile text repeats them by the thousand), when family `name` reads no call in it, as the block would have found
-    (its readers, then an unclosed block's rules: a bare name or only refusals are text). None: a block is opened."""
-    body_start = position + len(marker)
-    stop = text.find('<', body_start, body_start + _QUICK_BODY)
-    if stop == -1 or not text.startswith(stoppers, stop): return None
-    body, budget, cache = text[body_start:stop], scanner.budget, scanner.empty_reads
-    key = (marker, body) if len(body) <= 4 and not body.strip() else None   # blank bodies: asked once per parse
+    (its readers, then an unclosed block's rules: a bare name or only refusals are text). None: a block is opened.
+    One-shot (`final`), the same bare openers that follow go into the segment as long as each reads nothing, while it
+    is shorter than `_RUN` and no copy of it follows (`_repeat` takes those): the steps each would have been."""
+    start = end = position
+    while True:
+        body_start = position + len(marker)
+        stop = text.find('<', body_start, body_start + _QUICK_BODY)
+        if stop == -1 or not text.startswith(stoppers, stop) or not _reads_nothing(scanner, text[body_start:stop], marker, name):
+            break
+        end = stop
+        if not (final and marker[-1] == '>' and stop - start < _RUN and text.startswith(marker, stop)
+                and scanner.markers.prose.match(text, stop)[0] == marker and not text.startswith(text[start:stop], stop)):
+            break
+        position = stop   # the next step would open the same marker here, with nothing pending
+    return (end, 'text', text[start:end]) if end > start else None
+
+def _reads_nothing(scanner, body:str, marker:str, name:str) -> bool:
+    "Whether family `name` reads no call in the bare `marker`'s `body`, as an unclosed block; budget spent on a call is restored."
+    if _CALL_CHARS.search(body) is None and _FAMILIES[name].readers == _HERMES_READERS: return True   # no JSON, call, pair
+    budget, cache = scanner.budget, scanner.empty_reads
+    # short bodies: asked once per parse (a read that spent no repair budget answers the same again: the budget never grows)
+    key = (marker, body) if len(body) <= 4 else None
     reads_nothing = cache.get(key) if key is not None else None
     if reads_nothing is None:
         before = (budget.remaining, budget.attempts)
@@ -174,7 +194,7 @@ def _empty_block(scanner, text:str, position:int, marker:str, stoppers:tuple, na
         reads_nothing = not calls or _bare_name(calls, body) or _all_refused(calls)
         if not reads_nothing: budget.remaining, budget.attempts = before   # the block reads it again, as if first
         elif key is not None and (budget.remaining, budget.attempts) == before: cache[key] = True
-    return (stop, 'text', text[position:stop]) if reads_nothing else None
+    return reads_nothing
 
 # %% ../../nbs/03_parse/03_tags.ipynb 16
 def _markup_reader(label:str, bare_name:bool=False):
@@ -797,6 +817,41 @@ _add_examples('hermes', {'glm47_words': lambda name, arguments: f'<tool_call>{na
     f'{key}="{value}"' for key, value in arguments.items()) + '</tool_call>'}, fragments=('<tool_call>a x=1', ' y="a b"'))
 
 # %% ../../nbs/03_parse/03_tags.ipynb 96
+_HERMES_END = _ends(('</tool_call>', '</tool_calls>'), ('<tool_call>', '<tool_call '))[0]   # a bare block's ends
+# The readers whose answers the shortcut (and `_reads_nothing`) know: on a body with no `{`, `[`, `(` or `=` (and
+# no `<`, which ends a bare opener's body), TeleChat's pairs, name+JSON and GLM-4.7's words find nothing, and the
+# markup reader finds no call, or a lone name (text in an unclosed block).
+_HERMES_READERS = list(_FAMILIES['hermes'].readers)
+
+def _hermes_message(text:str, tools):
+    "One-shot: the `ParseResult` of a text whose one marker is a plain Hermes block, as the scanner gives it; or None."
+    start = text.find('<tool_call>')
+    if start == -1: return None
+    markers = _markers()
+    first = markers.prose.search(text)   # the first marker, and no letter-initial one before it
+    if first is None or first.start() != start or first.group() != '<tool_call>': return None
+    words, body_start = markers.words, start + 11
+    if words is not None and (word := words.search(text, 0, start + markers.word_longest)) and word.start() < start:
+        return None
+    found = _HERMES_END.search(text, body_start)
+    if found is None or found.group() != '</tool_call>': return None
+    close, end = found.span()
+    if (text.find(_CDATA_OPEN, body_start, close) != -1 or markers.prose.search(text, end) is not None
+            or (words is not None and words.search(text, end) is not None)): return None   # a section; a marker after
+    stripped = text[body_start:close].strip()
+    # readers 10 to 30 do not take a JSON object, and 100 reads it as below
+    if stripped[:1] != '{' or '<param_key' in stripped or _FAMILIES['hermes'].readers != _HERMES_READERS: return None
+    try: value = _json(stripped)
+    except (ValueError, RecursionError): return None   # repair: the scanner's
+    if type(value) is not dict or len(value) != 2 or type(arguments := value.get('arguments')) is not dict: return None
+    name = value.get('name')
+    if type(name) is not str or not _valid_name(name := name.strip()): return None
+    if (name := _policy_for(tools).resolve(name)) is None: return None   # refused: the scanner's
+    call = ToolCall(name, arguments, start, end, 'hermes', None, True)
+    return ParseResult((call,), True, False, (), text[:start] + text[end:], '', ())
+_SHORTCUTS.append(_hermes_message)
+
+# %% ../../nbs/03_parse/03_tags.ipynb 99
 def _steptml_toolcall_reader(body, scanner, attributes, opening):
     return 'step3', _invoke_calls(body, 'steptml:', scanner.budget)
 
@@ -823,7 +878,7 @@ _add_examples(
     },
 )
 
-# %% ../../nbs/03_parse/03_tags.ipynb 99
+# %% ../../nbs/03_parse/03_tags.ipynb 102
 def _laguna_user_reader(body, scanner):
     stripped = body.strip()
     if stripped.startswith('<tool_call>'):   # the call's own element inside the user turn, and nothing after it
