@@ -141,9 +141,6 @@ class _PlainCalls:
         poller.register(fd, events)
         return bool(poller.poll(math.ceil(min(seconds * 1000, _LONGEST_WAIT_MS))))
     def readable(self, fd:int) -> bool: return self.wait(fd, select.POLLIN, 0)
-    def yield_cpu(self):
-        "Let another process run on this CPU first (the worker, woken on the same CPU by its reply, to get back to its loop)."
-        os.sched_yield()
     def read(self, fd:int, size:int) -> bytes: return os.read(fd, size)
     def write(self, fd:int, data) -> int: return os.write(fd, data)
     def pread(self, fd:int, size:int, offset:int) -> bytes: return os.pread(fd, size, offset)
@@ -168,7 +165,7 @@ class _HeldCalls(_PlainCalls):
                       'read': ([descriptor, into, ctypes.c_size_t], size), 'write': ([descriptor, text, ctypes.c_size_t], size),
                       'pread64': ([descriptor, into, ctypes.c_size_t, ctypes.c_int64], size),
                       'ioctl': ([descriptor, ctypes.c_ulong, ctypes.POINTER(ctypes.c_int)], ctypes.c_int),
-                      'readlinkat': ([descriptor, text, into, ctypes.c_size_t], size), 'sched_yield': ([], ctypes.c_int)}
+                      'readlinkat': ([descriptor, text, into, ctypes.c_size_t], size)}
         for name, (arguments, result) in signatures.items():
             function = getattr(libc, name)
             function.argtypes, function.restype = arguments, result
@@ -187,7 +184,6 @@ class _HeldCalls(_PlainCalls):
         seconds = max(seconds, 0)
         spec = self.TimeSpec(int(seconds), int(seconds % 1 * 1e9))
         return self._ppoll(entry, int(entry is not None), spec, None) > 0  # a signal: not ready, the caller looks again
-    def yield_cpu(self): self._sched_yield()
     def read(self, fd:int, size:int) -> bytes:
         size = min(size, max(self.unread(fd), 1))  # what the pipe holds (1 byte reads its end): no 1 MiB buffer per reply
         buffer = self.ctypes.create_string_buffer(size)
@@ -244,10 +240,10 @@ def _drive(steps, hold:float=0.0, value=None, error:BaseException|None=None):
         until, fd, events = step
         now = time.monotonic()
         # the generator looks again after every wait, so one that ends early (the hold ran out) costs a look
-        if fd is None and until <= now: _calls.yield_cpu()
-        elif now < held_until: _calls.wait(fd, events, min(until, held_until) - now)
+        if now < held_until: _calls.wait(fd, events, min(until, held_until) - now)
         elif fd is not None: _wait_ready(fd, events, until)
-        else: time.sleep(until - now)
+        elif until > now: time.sleep(until - now)
+        else: os.sched_yield()
 
 def _in_own_thread(call:_Call):
     "A `concurrent.futures.Future` of `call()`, run in a thread started for it (a restart must not stall an event loop)."
@@ -293,7 +289,7 @@ async def _drive_async(steps, pending=None, finishing:bool=False):
             delay = max(until - time.monotonic(), 0)
             if fd is None and spun + delay <= _SPIN_ON_LOOP:
                 spun += delay
-                time.sleep(delay) if delay else _calls.yield_cpu()
+                time.sleep(delay) if delay else os.sched_yield()
                 continue
             if fd is None: await asyncio.sleep(delay); continue
             woken = loop.create_future()
