@@ -134,6 +134,7 @@ class _Call:
 
 class _PlainCalls:
     "The system calls of a run's hot path, as Python makes them (each lets go of the GIL)."
+    holds_gil = False
     def wait(self, fd:int|None, events:int, seconds:float) -> bool:
         "Whether `fd` is ready for `events` (or hung up) within `seconds`; with no `fd`, wait `seconds`."
         if fd is None: time.sleep(seconds); return False
@@ -152,6 +153,7 @@ class _PlainCalls:
 class _HeldCalls(_PlainCalls):
     """The same calls through `ctypes.PyDLL`, which keeps the GIL: a busy thread of the host cannot take it while they run.
     A `wait` holds it for as long as it waits, so it is given a short time (`_HOLD_GIL_FOR`)."""
+    holds_gil = True
     def __init__(self):
         import ctypes
         libc, self.ctypes = ctypes.PyDLL(None, use_errno=True), ctypes
@@ -202,12 +204,17 @@ class _HeldCalls(_PlainCalls):
         buffer = self.ctypes.create_string_buffer(4096)
         return os.fsdecode(self.ctypes.string_at(buffer, self._checked(self._readlinkat, directory_fd, os.fsencode(name), buffer, 4096)))
 
-def _hot_path_calls() -> _PlainCalls:
-    "`_HeldCalls` where ctypes can make them, else `_PlainCalls`."
-    try: return _HeldCalls()
-    except (ImportError, OSError, AttributeError): return _PlainCalls()
+class _ThreadAwareCalls:
+    """`_HeldCalls` while the host has other Python threads (one of them could take the GIL at each call), else
+    `_PlainCalls` (a few µs faster per call: no ctypes)."""
+    def __init__(self):
+        self.plain = _PlainCalls()
+        try: self.held = _HeldCalls()
+        except (ImportError, OSError, AttributeError): self.held = None  # no ctypes, or no such libc functions
+    def __getattr__(self, name:str):
+        return getattr(self.held if self.held is not None and threading.active_count() > 1 else self.plain, name)
 
-_calls = _hot_path_calls()
+_calls = _ThreadAwareCalls()
 
 def _wait_ready(fd:int, events:int, until:float):
     "Wait, letting go of the GIL, until `fd` is ready for `events` (or hung up) or `until` passes."
@@ -228,7 +235,7 @@ def _writing(fd:int, data:bytes, deadline:float):
 def _drive(steps, hold:float=0.0, value=None, error:BaseException|None=None):
     """Carry out `steps` (a generator of waits and `_Call`s, sent `value` or thrown `error` first) in this thread; its
     return value. Its first `hold` seconds of waiting keep the GIL."""
-    held_until = time.monotonic() + hold if hold > 0 and isinstance(_calls, _HeldCalls) else 0.0
+    held_until = time.monotonic() + hold if hold > 0 and _calls.holds_gil else 0.0
     while True:
         try: step = steps.send(value) if error is None else steps.throw(error)
         except StopIteration as stop: return stop.value
