@@ -37,9 +37,11 @@ def toolset_rows(rows):
 
 def interp_rows(rows):
     for r in rows:
-        peer = (f"{r['in_process_ms']:.3f} ms in-process, " if r['in_process_ms'] is not None else '') + f"{r['python_c_ms']:.1f} ms python -c"
-        goal = f"< {r['goal_ms']} ms {_goal(r['meets_goal'])}" if r['goal_ms'] is not None else ''
-        yield r['task'], f"{r['sandbox_ms']:.3f} ms", peer, r['sandbox_vs_python_c'], goal
+        peers = [(r['in_process_ms'], 'in-process'), (r['python_c_ms'], 'python -c'), (r['jupyter_ms'], 'Jupyter')]
+        peer = ', '.join(f'{ms:.3f} ms {name}' for ms, name in peers if ms is not None)
+        ratio = r['sandbox_vs_jupyter'] if r['sandbox_vs_jupyter'] is not None else r['sandbox_vs_python_c']
+        goal = f"{r['goal']} {_goal(r['meets_goal'])}" if r['goal'] is not None else ''
+        yield r['task'], f"{r['sandbox_ms']:.3f} ms", peer, ratio, goal
 
 def parse_rows(rows):
     for r in rows:
