@@ -137,6 +137,7 @@ class _PlainCalls:
     holds_gil = False
     def wait(self, fd:int|None, events:int, seconds:float) -> bool:
         "Whether `fd` is ready for `events` (or hung up) within `seconds`; with no `fd`, wait `seconds`."
+        seconds = max(seconds, 0)  # a deadline just passed: look once (poll takes a negative timeout as "forever")
         if fd is None: time.sleep(seconds); return False
         poller = select.poll()
         poller.register(fd, events)
@@ -216,12 +217,6 @@ class _ThreadAwareCalls:
 
 _calls = _ThreadAwareCalls()
 
-def _wait_ready(fd:int, events:int, until:float):
-    "Wait, letting go of the GIL, until `fd` is ready for `events` (or hung up) or `until` passes."
-    poller = select.poll()
-    poller.register(fd, events)
-    poller.poll(math.ceil(min(max(until - time.monotonic(), 0) * 1000, _LONGEST_WAIT_MS)))
-
 def _writing(fd:int, data:bytes, deadline:float):
     "Write all of `data` to non-blocking `fd` (a generator of waits); `_FrameTimeout` if its pipe stays full past `deadline`."
     view = memoryview(data)
@@ -248,9 +243,8 @@ def _drive(steps, hold:float=0.0, value=None, error:BaseException|None=None):
         now = time.monotonic()
         # the generator looks again after every wait, so one that ends early (the hold ran out) costs a look
         if now < held_until: _calls.wait(fd, events, min(until, held_until) - now)
-        elif fd is not None: _wait_ready(fd, events, until)
-        elif until > now: time.sleep(until - now)
-        else: os.sched_yield()
+        elif fd is None and until <= now: os.sched_yield()
+        else: _calls.plain.wait(fd, events, until - now)  # letting go of the GIL
 
 def _in_own_thread(call:_Call):
     "A `concurrent.futures.Future` of `call()`, run in a thread started for it (a restart must not stall an event loop)."
