@@ -340,10 +340,6 @@ class _Worker:
         "True once the worker's process has exited (its pid may then name another process)."
         return _calls.readable(self.pidfd)
 
-    def pending(self) -> bool:
-        "True if anything waits to be read from the reply pipe: a frame or part of one, or the end of the pipe."
-        return bool(self.reader.buffer) or _calls.readable(self.reader.fd)
-
     def where(self) -> str:
         """'waiting' when the request loop waits for the next request with the request read and its reply pipe in place,
         else 'busy'; 'moved' if its reply descriptor is no longer the reply pipe; 'hidden' if the kernel no longer
@@ -406,7 +402,7 @@ def _next_payload(self:_Worker, deadline:float):
         payload = reader.ready_payload(_calls.readable, _calls.read)
         if payload is not None: return payload
         # looked at once more when the deadline has passed: a frame already there counts
-        if time.monotonic() >= deadline and not self.pending(): raise _FrameTimeout()
+        if time.monotonic() >= deadline and not self.reader.pending(_calls.readable): raise _FrameTimeout()
         yield (deadline, reader.fd, select.POLLIN)
 
 @_patch
@@ -420,7 +416,7 @@ def _collecting(self:_Worker, frames:list, deadline:float, hard:float=float('inf
     settled, spins = deadline, 0
     while True:
         if time.monotonic() >= hard: raise _FrameTimeout()
-        if not frames or self.pending():
+        if not frames or self.reader.pending(_calls.readable):
             if len(frames) > _MAX_INTERJECTED:
                 raise _Flooded(f'more than {_MAX_INTERJECTED} frames nobody asked for: something in the session floods the reply pipe')
             payload = yield from self._next_payload(min(max(deadline, settled), hard))
@@ -429,7 +425,7 @@ def _collecting(self:_Worker, frames:list, deadline:float, hard:float=float('inf
             settled, spins = max(deadline, time.monotonic() + _SETTLE), 0
             continue
         state = self.where()
-        if state == 'waiting' and not self.pending(): return
+        if state == 'waiting' and not self.reader.pending(_calls.readable): return
         if state in ('hidden', 'moved'):
             if self.exited(): continue  # gone: the end of its pipe is next
             raise _WorkerHidden('its reply descriptor no longer leads to the host' if state == 'moved' else
@@ -1310,7 +1306,7 @@ def _exchange(self:Sandbox, code:str, timeout:float):
     tainted = 'the session was restarted (a reply nobody asked for): all variables, imports and files were lost'
     distrusted = 'the session was restarted (it can no longer be trusted): all variables, imports and files were lost'
     try:
-        if worker.pending():
+        if worker.reader.pending(_calls.readable):
             return (yield lost('SandboxError: the sandbox wrote to its reply pipe after its last cell had returned, '
                               'so its replies cannot be trusted; the code was not run', started, why=tainted))
         request_id = worker.requests = worker.requests + 1

@@ -139,9 +139,10 @@ class _FrameReader:
         "Return the next frame; raise `_FrameTimeout` at `deadline` (a `time.monotonic` value), `EOFError` on close."
         return self.decode(self.read_payload(deadline))
 
-    def pending(self) -> bool:
-        "True if anything waits to be read: a frame or part of one in the buffer or the pipe, or the end of the pipe."
-        return bool(self.buffer) or _readable(self.fd)
+    def pending(self, readable=_readable) -> bool:
+        """True if anything waits to be read: a frame or part of one in the buffer or the pipe, or the end of the pipe. The
+        host passes its own `readable(fd)`."""
+        return bool(self.buffer) or readable(self.fd)
 
 # %% ../../nbs/04_interp/01_protocol.ipynb 19
 _ERROR_LENGTH_FACTOR = 4  # a traceback may be this many times `max_output` characters long
