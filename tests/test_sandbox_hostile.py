@@ -187,3 +187,23 @@ def test_the_same_holds_for_an_unprivileged_host():
     assert seconds < 6 and grown < 200 and lost and 'floods the reply pipe' in error
     assert found['after_flood'] == '2'
     assert found['one_uid']  # documented: without root every session runs as the host's own uid
+
+
+def test_a_reply_pipe_swapped_after_a_forged_frame_is_refused():
+    """A cell writes a frame to the reply pipe, then puts another pipe in the reply descriptor's place, so the loop's
+    own reply would go where the host never reads: the host sees the descriptor no longer leads to its pipe
+    (`pipe:[inode]`), refuses the reply and restarts the session, rather than take the forged frame."""
+    with Sandbox(timeout=10) as sandbox:
+        sandbox.run('kept = 1')
+        result = sandbox.run(
+            'import json, os, struct, sys\n'
+            'for frame in sys._current_frames().values():  # the worker loop\'s frame, below the cell\'s\n'
+            '    while frame.f_code.co_name != "_serve": frame = frame.f_back\n'
+            '    reply_fd, request_id = frame.f_locals["reply_fd"], frame.f_locals["request"]["id"]\n'
+            'payload = json.dumps({"id": request_id, "outputs": [], "error": None}).encode()\n'
+            'os.write(reply_fd, struct.pack(">I", len(payload)) + payload)\n'
+            'kept_open = os.dup(reply_fd)  # the host must not see the pipe end\n'
+            'unread, elsewhere = os.pipe(); os.dup2(elsewhere, reply_fd)\n'
+            '"the cell ran on"')
+        assert result.state_lost and 'its reply descriptor no longer leads to the host' in result.error, result
+        assert 'NameError' in sandbox.run('kept').error  # a fresh session
