@@ -467,3 +467,58 @@ def test_without_the_sdk_the_error_says_what_to_install(tmp_path):
     assert toolcall('schema', f'{TOOLS}:get_weather', env=env).returncode == 0
     served = toolcall('mcp', 'serve', TOOLS, env=env)
     assert served.returncode == 2 and 'pip install "toolcall_lib[mcp]"' in served.stderr and served.stderr.count('\n') == 1, served
+
+
+STDIO_SCRIPT = '''
+import os, threading
+from toolcall_lib.mcp import serve
+def add(a:int, # First number
+        b:int, # Second number
+       ) -> int:
+    "Add two integers."
+    return a + b
+async def threads() -> list:
+    "The names of the server's threads."
+    return sorted({thread.name.rstrip('0123456789-_ ') for thread in threading.enumerate()})
+serve([add, threads])
+print('after serving', flush=True)
+os.write(1, b'fd 1 again\\n')
+'''
+
+def stdio_lines(*calls) -> str:
+    "The JSON-RPC lines a client sends to initialize, then to make `calls` ((id, name, arguments) each)."
+    from mcp.types import LATEST_PROTOCOL_VERSION
+    lines = [{'jsonrpc': '2.0', 'id': 0, 'method': 'initialize', 'params': {'protocolVersion': LATEST_PROTOCOL_VERSION,
+              'capabilities': {}, 'clientInfo': {'name': 'test', 'version': '1'}}},
+             {'jsonrpc': '2.0', 'method': 'notifications/initialized'}]
+    lines += [{'jsonrpc': '2.0', 'id': id, 'method': 'tools/call', 'params': {'name': name, 'arguments': arguments}}
+              for id, name, arguments in calls]
+    return ''.join(json.dumps(line) + '\n' for line in lines)
+
+def test_stdio_on_pipes_is_served_on_the_loop_and_gives_the_descriptors_back(tmp_path):
+    "From pipes (as every client starts a server) no transport thread is started, and fds 0 and 1 are the process's again when the client leaves."
+    (tmp_path/'server.py').write_text(STDIO_SCRIPT)
+    process = subprocess.Popen([sys.executable, str(tmp_path/'server.py')], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    try:
+        process.stdin.write(stdio_lines((1, 'add', {'a': 2, 'b': 3}), (2, 'add', {'a': 'x'}), (3, 'threads', {})))
+        process.stdin.flush()
+        replies = {reply['id']: reply for reply in (json.loads(process.stdout.readline()) for _ in range(4))}
+        process.stdin.close()
+        process.wait(timeout=60)
+        rest, errors = process.stdout.read(), process.stderr.read()
+    finally: process.kill()
+    assert replies[1]['result']['structuredContent'] == {'result': 5}
+    assert replies[2]['result']['isError'] and 'a' in replies[2]['result']['content'][0]['text']
+    assert not [name for name in replies[3]['result']['structuredContent']['result'] if name.startswith('AnyIO')], replies[3]
+    assert rest.splitlines() == ['after serving', 'fd 1 again'], (rest, errors)
+
+def test_stdio_from_a_regular_file_is_left_to_the_sdks_transport(tmp_path):
+    "stdin that is not a pipe or a socket is read by the SDK's own transport: it answers, and fds 0 and 1 are the process's again after."
+    (tmp_path/'server.py').write_text(STDIO_SCRIPT)
+    (tmp_path/'requests').write_text(stdio_lines())
+    with open(tmp_path/'requests') as requests:
+        done = subprocess.run([sys.executable, str(tmp_path/'server.py')], stdin=requests, capture_output=True, text=True, timeout=60)
+    reply, *rest = done.stdout.splitlines()
+    assert json.loads(reply)['result']['serverInfo']['name'] == 'toolcall'
+    assert rest == ['after serving', 'fd 1 again'], done

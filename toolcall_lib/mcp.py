@@ -4,7 +4,7 @@
 
 # %% ../nbs/07_mcp.ipynb 3
 from __future__ import annotations
-import asyncio, concurrent.futures, contextlib, contextvars, dataclasses, functools, json, secrets, shlex, sys, threading, types
+import asyncio, concurrent.futures, contextlib, contextvars, dataclasses, functools, json, os, secrets, shlex, sys, threading, types
 from collections.abc import Mapping
 from .dispatch import ToolCallError, call_func_async, call_funcs_async, mk_tool
 from .interp import Image, SandboxPool
@@ -129,6 +129,14 @@ def _server_class():
             finally: _request.reset(token)
             # dispatch's words for a failure; never a result the transport cannot encode, so the server keeps answering
             return _tool_result(result.value) if result.ok else _tool_result(result.error, is_error=True)
+
+        async def run_stdio_async(self):
+            lowlevel = getattr(self, '_lowlevel_server', None)   # what the SDK's own run_stdio_async serves
+            async with _loop_stdio(lowlevel is not None) as (stdin, stdout):
+                if stdin is None: return await super().run_stdio_async()
+                from mcp.server.stdio import stdio_server
+                async with stdio_server(stdin, stdout) as (read_stream, write_stream):
+                    await lowlevel.run(read_stream, write_stream, lowlevel.create_initialization_options())
     return ToolcallServer
 
 # %% ../nbs/07_mcp.ipynb 26
@@ -165,6 +173,70 @@ def serve(
     else: server.run('streamable-http', host=host, port=port, streamable_http_path='/mcp', transport_security=_rebinding_guard(host))
 
 # %% ../nbs/07_mcp.ipynb 43
+class _WireLines:
+    "What the SDK's `stdio_server` reads: the lines of a pipe, read on the running loop."
+    def __init__(self, reader:asyncio.StreamReader): self.reader = reader
+    def __aiter__(self): return self
+    async def __anext__(self) -> str:
+        line = await self.reader.readline()
+        if not line: raise StopAsyncIteration
+        return line.decode('utf-8', 'replace')
+
+class _WireWriter(asyncio.Protocol):
+    "What the SDK's `stdio_server` writes to: a pipe written from the loop; `flush` waits only while the pipe is full."
+    def __init__(self): self.transport, self.lost, self.room = None, None, asyncio.Event()
+    def connection_made(self, transport): self.transport = transport; self.room.set()
+    def pause_writing(self): self.room.clear()
+    def resume_writing(self): self.room.set()
+    def connection_lost(self, error): self.lost = error or BrokenPipeError('the MCP client closed stdout'); self.room.set()
+    async def write(self, text:str):
+        if self.lost is not None: raise self.lost
+        self.transport.write(text.encode('utf-8'))
+    async def flush(self):
+        await self.room.wait()
+        if self.lost is not None: raise self.lost
+
+# %% ../nbs/07_mcp.ipynb 44
+def _is_wire(
+    fd:int, # a file descriptor
+) -> bool:
+    "Is `fd` a pipe or a socket, what an MCP client hands a server it starts?"
+    import stat
+    try: mode = os.fstat(fd).st_mode
+    except OSError: return False
+    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
+
+@contextlib.asynccontextmanager
+async def _loop_stdio(
+    possible:bool=True, # False: leave stdio to the SDK
+):
+    "(stdin, stdout) for the SDK's `stdio_server`, read and written on the running asyncio loop; (None, None) unless fds 0 and 1 are pipes or sockets."
+    try: loop = asyncio.get_running_loop()
+    except RuntimeError: loop = None   # another event loop (trio): the SDK's threads
+    if not (possible and loop is not None and sys.platform != 'win32' and _is_wire(0) and _is_wire(1)):
+        yield None, None
+        return
+    import fcntl
+    wire = [fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 3) for fd in (0, 1)]   # the wire, on descriptors nothing else writes to
+    blocking = [os.get_blocking(fd) for fd in wire]
+    null = os.open(os.devnull, os.O_RDONLY)
+    try: os.dup2(null, 0); os.dup2(2, 1)
+    finally: os.close(null)
+    reading = writing = None
+    try:
+        reader = asyncio.StreamReader(limit=2**62, loop=loop)   # a message is one line, however long
+        reading, _ = await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader, loop=loop),
+                                                  open(wire[0], 'rb', buffering=0, closefd=False))
+        writing, writer = await loop.connect_write_pipe(_WireWriter, open(wire[1], 'wb', buffering=0, closefd=False))
+        writing.set_write_buffer_limits(high=0)   # `flush` returns once the pipe has taken every byte, as a blocking write would
+        yield _WireLines(reader), writer
+    finally:
+        if reading is not None: reading.close()
+        if writing is not None: writing.abort()   # nothing is left to write: each reply was flushed whole
+        for fd, std, was_blocking in zip(wire, (0, 1), blocking):
+            os.set_blocking(fd, was_blocking); os.dup2(fd, std); os.close(fd)
+
+# %% ../nbs/07_mcp.ipynb 48
 def _rebinding_guard(
     host:str, # the address the HTTP server listens on
 ):
@@ -178,7 +250,7 @@ def _rebinding_guard(
     return TransportSecuritySettings(enable_dns_rebinding_protection=True, allowed_hosts=[f'{name}:*' for name in names],
                                      allowed_origins=[f'http://{name}:*' for name in names])
 
-# %% ../nbs/07_mcp.ipynb 50
+# %% ../nbs/07_mcp.ipynb 55
 class UnknownSessionError(ToolCallError, LookupError):
     "A `session` handle that names no live sandbox."
 
@@ -203,7 +275,7 @@ def _session_key(pool:SandboxPool, handle:str|None, session_handles:bool) -> tup
     handle = secrets.token_urlsafe(16)
     return f'handle:{handle}', handle
 
-# %% ../nbs/07_mcp.ipynb 52
+# %% ../nbs/07_mcp.ipynb 57
 class SessionLimitError(ToolCallError, RuntimeError):
     "Every sandbox session the server may keep is running code, so no new one can start now."
 
@@ -221,7 +293,7 @@ async def _in_own_thread(func, *args):
     threading.Thread(target=target, name='toolcall-mcp-session', daemon=True).start()
     return await done
 
-# %% ../nbs/07_mcp.ipynb 53
+# %% ../nbs/07_mcp.ipynb 58
 _MAX_GONE = 4096   # how many closed sessions the server remembers, to tell their clients why their state is gone
 
 class _Sessions:
@@ -256,7 +328,7 @@ class _Sessions:
         self.known[key] = True
         return lost, victims
 
-# %% ../nbs/07_mcp.ipynb 54
+# %% ../nbs/07_mcp.ipynb 59
 def _close_session(pool:SandboxPool, key):
     "Close `key`'s sandbox and drop it from the pool (the pool lets go of a closed sandbox when next asked for it)."
     sandbox = pool.get(key, create=False)
@@ -284,7 +356,7 @@ async def _session_call(sessions:_Sessions, key, work):
         sessions.active[key] -= 1
         if not sessions.active[key]: del sessions.active[key], sessions.locks[key]
 
-# %% ../nbs/07_mcp.ipynb 55
+# %% ../nbs/07_mcp.ipynb 60
 _LOST_NOTE = "this session's sandbox was closed {why}: its variables, imports and files are gone, and this code ran in a new one"
 
 def _session_key_explained(sessions:_Sessions, handle:str|None, session_handles:bool) -> tuple:
@@ -296,7 +368,7 @@ def _session_key_explained(sessions:_Sessions, handle:str|None, session_handles:
         raise UnknownSessionError(f'The sandbox session {handle!r} was closed {why}: its variables, imports and files are gone. '
                                   'Call again without a session to start a new one.') from None
 
-# %% ../nbs/07_mcp.ipynb 58
+# %% ../nbs/07_mcp.ipynb 63
 _SWEEP_EVERY = 1.0  # seconds between looks for sessions idle past the pool's idle_timeout
 
 def _sweep_idle(pool:SandboxPool, sweeps:list):
@@ -306,7 +378,7 @@ def _sweep_idle(pool:SandboxPool, sweeps:list):
     sweeps[:] = [loop.time()]
     threading.Thread(target=pool.close_idle, name='toolcall-mcp-sweep', daemon=True).start()
 
-# %% ../nbs/07_mcp.ipynb 59
+# %% ../nbs/07_mcp.ipynb 64
 def python_server(
     name:str='python', # The server's name, shown by clients
     *,
@@ -365,7 +437,7 @@ def python_server(
     server.sandbox_pool, server.session_handles, server.sessions = pool, session_handles, sessions
     return server
 
-# %% ../nbs/07_mcp.ipynb 61
+# %% ../nbs/07_mcp.ipynb 66
 def _with_session(reference, session_handles:bool, description:str, timeout:float|None=None):
     "`reference`'s signature with the server's default `timeout`, plus an optional `session` string parameter when `session_handles`."
     import inspect
@@ -378,7 +450,7 @@ def _with_session(reference, session_handles:bool, description:str, timeout:floa
     session = inspect.Parameter('session', inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None, annotation=Annotated[str|None, description])
     return signature.replace(parameters=[*signature.parameters.values(), session])
 
-# %% ../nbs/07_mcp.ipynb 72
+# %% ../nbs/07_mcp.ipynb 77
 class MCPToolError(ToolCallError):
     "An MCP server reported a failed tool call; the message is the server's."
 
@@ -418,7 +490,7 @@ def _result_value(name:str, result, output_schema=None):
     if structured is None: return text
     return structured['result'] if _wraps_result(name, structured, texts, output_schema) else structured
 
-# %% ../nbs/07_mcp.ipynb 73
+# %% ../nbs/07_mcp.ipynb 78
 class MCPTools(Mapping):
     "The tools of a connected MCP server: tool name -> async function, typed by the server's own definitions."
     def __init__(self,
@@ -458,7 +530,7 @@ class MCPTools(Mapping):
         "Call one of the server's tools as a model would, through `call_func_async`."
         return await call_func_async(name, arguments or {}, self)
 
-# %% ../nbs/07_mcp.ipynb 74
+# %% ../nbs/07_mcp.ipynb 79
 def _client_target(server, headers:Mapping|None=None):
     "What `mcp.Client` connects to for `server`: an HTTP transport sending `headers`, a stdio transport, or the server object itself."
     sdk = _sdk()
