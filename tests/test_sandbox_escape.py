@@ -342,6 +342,7 @@ def test_forged_oversized_frame_restarts_the_worker(sandbox):
 @pytest.mark.parametrize('payload, problem', [
     ('json.dumps({"id": reply["id"], "images": {"mime": "image/png"}}).encode()', 'images is not a list'),
     ('json.dumps({"id": reply["id"], "images": 5}).encode()', 'images is not a list'),
+    ('json.dumps({"id": reply["id"], "images": [{"mime": "image/png", "data": 5}]}).encode()', 'an image is not a mime type and its base64 data'),
     ('json.dumps({"id": reply["id"], "value": ["not", "a", "string"]}).encode()', 'value is not a string'),
     ('b"[" * 50_000', 'frame holds more than 512 JSON arrays, objects and elements'),
     ('b"[" + b"1," * 100_000 + b"1]"', 'frame holds more than 512 JSON arrays, objects and elements'),

@@ -774,6 +774,18 @@ def _outputs(message:dict, limit:int, max_images:int=8) -> tuple:
         else: raise _FrameViolation(f'unknown output type {kind!r}')
     return tuple(clean), tuple(images)
 
+def _left_open_images(
+    message:dict, # an untrusted reply
+    room:int, # how many images may still be added
+) -> tuple:
+    "The `Image`s of figures left open under a backend the cell chose (the reply's `images`, the model's alone), at most `room`."
+    items = message.get('images', [])
+    if not isinstance(items, list): raise _FrameViolation('images is not a list')
+    if not all(isinstance(item, dict) and isinstance(item.get('mime'), str) and isinstance(item.get('data'), str) for item in items):
+        raise _FrameViolation('an image is not a mime type and its base64 data')
+    images = [_image(item['mime'], item['data']) for item in items if item['mime'] in _IMAGE_MIMES]
+    return tuple(image for image in images if image is not None)[:max(0, room)]
+
 # %% ../../nbs/04_interp/05_host.ipynb 46
 class _Template:
     "The host's handle on its template process, which forks new sandbox sessions."
@@ -1370,8 +1382,8 @@ def _exchange(self:Sandbox, code:str, timeout:float):
 def _result(self:Sandbox, reply:dict, timed_out:bool, timeout:float, started:float, interjected:int=0) -> RunResult:
     limit = self.max_output
     outputs, images = _outputs(reply, limit)
+    left_open = _left_open_images(reply, 8 - len(images))
     _text(reply, 'value', limit)  # fields the worker does not send are still checked: a forged one is refused
-    if not isinstance(reply.get('images', []), list): raise _FrameViolation('images is not a list')
     error = _text(reply, 'error', _ERROR_LENGTH_FACTOR * limit)
     output = ''.join(item['text'] for item in outputs if item['output_type'] == 'stream')[:limit]
     results = [item for item in outputs if item['output_type'] == 'execute_result']
@@ -1380,6 +1392,8 @@ def _result(self:Sandbox, reply:dict, timed_out:bool, timeout:float, started:flo
     for key, what in (('output_dropped', 'output'), ('value_dropped', 'result')):
         if _count(reply, key): notes.append(f'{what} truncated: {_count(reply, key)} more characters not shown')
     if _count(reply, 'outputs_dropped'): notes.append(f"{_count(reply, 'outputs_dropped')} more outputs not shown")
+    if left_open: notes.append(f'{len(left_open)} figure(s) still open under the matplotlib backend the code chose: shown to you '
+                               'here, though a notebook would show nothing for them')
     if timed_out:
         where = [line for line in (error or '').splitlines() if line.strip() != 'KeyboardInterrupt']
         error = '\n'.join(where + [f'TimeoutError: the code ran past the {timeout} s limit and was interrupted'
@@ -1392,7 +1406,7 @@ def _result(self:Sandbox, reply:dict, timed_out:bool, timeout:float, started:flo
                      'the cell\'s own result; the session was restarted, as it cannot be trusted any more (all variables, imports '
                      'and files were lost)')
         if failure is not None: notes.append(f'the restart failed ({failure}); the next run tries again')
-    return RunResult(output, value, error, images, tuple(notes), timed_out, bool(interjected), time.monotonic() - started,
+    return RunResult(output, value, error, images + left_open, tuple(notes), timed_out, bool(interjected), time.monotonic() - started,
                      outputs)
 
 # %% ../../nbs/04_interp/05_host.ipynb 72

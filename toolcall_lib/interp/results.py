@@ -181,7 +181,7 @@ class RunResult:
                 if 'text/markdown' not in output['data']: html_left -= min(len(output['data'].get('text/html', '')), html_left)
                 if text is not None and (output['output_type'] == 'execute_result' or not pictures): parts.append(text)
                 parts += [str(next(images, '[image]')) for _ in pictures]
-        return parts
+        return parts + [str(image) for image in images]   # figures that are no output (left open under the code's backend)
     def __str__(self):
         if '_text' in self.__dict__: return self.__dict__['_text']  # made once: reading HTML costs time
         if self.outputs: parts = self._shown()

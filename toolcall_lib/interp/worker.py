@@ -209,6 +209,13 @@ def _collect_figures(max_images:int=8) -> list:
     pyplot.close('all')
     return images
 
+def _backend_is_sessions(
+    session_backend:str, # the session's `MPLBACKEND`, as `_choose_figure_backend` left it ('' when none was set)
+) -> bool:
+    "Does matplotlib still draw with the session's own backend (or did the session name none)?"
+    matplotlib = sys.modules.get('matplotlib')
+    return not session_backend or matplotlib is None or matplotlib.get_backend().lower() == session_backend.lower()
+
 # %% ../../nbs/04_interp/03_worker.ipynb 29
 def _end_child_processes():
     """As PID 1 of a PID namespace: kill every other process in it and reap them all. In container mode: kill and reap
@@ -524,6 +531,7 @@ class _Kernel:
     def __init__(self, shell=None):
         self.shell = shell if shell is not None else _warm_shell if _warm_shell is not None else _new_shell_or_plain()
         self.running, self.pid, self.loop_shared, self.interrupted, self.real_fork = False, os.getpid(), False, False, os.fork
+        self.figure_backend = os.environ.get('MPLBACKEND', '')   # the session's, once its first cell has chosen it
         self.shell.kernel = self
 
     def on_interrupt(self, signal_number, frame):
@@ -596,7 +604,7 @@ def run(self:_Kernel, code:str, max_output:int) -> dict:
     "Run one cell; return the reply message."
     if not self.loop_shared:  # in the session, on its first cell: never in the template
         if not isinstance(self.shell, _PlainShell): self._share_event_loop()
-        _choose_figure_backend(self.shell)
+        self.figure_backend = _choose_figure_backend(self.shell)
         os.fork = self._fork_checking_interrupt
     outputs = self.shell.outputs = _CellOutputs(max_output)
     saved = sys.stdout, sys.stderr
@@ -622,13 +630,19 @@ def run(self:_Kernel, code:str, max_output:int) -> dict:
     finally:
         sys.stdout, sys.stderr = saved
         if os.getpid() != self.pid: os._exit(1)
+    left_open = []   # figures a backend the cell chose left undrawn: the model's alone, as Jupyter shows nothing
     try:
+        shown = _backend_is_sessions(self.figure_backend)
         for figure in _collect_figures():
-            outputs.rich('display_data', {'image/png': figure['data'], 'text/plain': figure['text']})
+            if shown: outputs.rich('display_data', {'image/png': figure['data'], 'text/plain': figure['text']})
+            elif outputs.image_characters + len(figure['data']) > _MAX_IMAGE_CHARACTERS: outputs.outputs_dropped += 1
+            else:
+                outputs.image_characters += len(figure['data'])
+                left_open.append({'mime': figure['mime'], 'data': figure['data']})
     except Exception as exception: outputs.stream('stderr', f'(could not render a figure: {exception!r})\n')
     finally: self.shell.outputs = None
     return {'outputs': outputs.outputs, 'output_dropped': outputs.stream_dropped, 'value_dropped': outputs.text_dropped,
-            'outputs_dropped': outputs.outputs_dropped, 'interrupted': interrupted, 'error': outputs.error_text}
+            'outputs_dropped': outputs.outputs_dropped, 'interrupted': interrupted, 'error': outputs.error_text, 'images': left_open}
 
 # %% ../../nbs/04_interp/03_worker.ipynb 62
 _warm_shell = None  # made once in the template process: every session forked from it starts with IPython loaded
@@ -704,10 +718,11 @@ def _new_shell_or_plain():
 
 def _choose_figure_backend(shell):
     """Keep matplotlib's inline backend (the session's `MPLBACKEND`) only where it can work: it needs IPython's shell and
-    `matplotlib-inline`. Elsewhere `Agg`, whose figures are rendered when the cell ends."""
-    if not os.environ.get('MPLBACKEND', '').endswith('backend_inline'): return
-    import importlib.util
-    if isinstance(shell, _PlainShell) or importlib.util.find_spec('matplotlib_inline') is None: os.environ['MPLBACKEND'] = 'Agg'
+    `matplotlib-inline`. Elsewhere `Agg`, whose figures are rendered when the cell ends. Returns the backend chosen."""
+    if os.environ.get('MPLBACKEND', '').endswith('backend_inline'):
+        import importlib.util
+        if isinstance(shell, _PlainShell) or importlib.util.find_spec('matplotlib_inline') is None: os.environ['MPLBACKEND'] = 'Agg'
+    return os.environ.get('MPLBACKEND', '')
 
 # %% ../../nbs/04_interp/03_worker.ipynb 68
 def _serve(kernel:_Kernel, # Runs one cell: `kernel.run(code, max_output) -> reply dict` (the seam a different kernel plugs into)
