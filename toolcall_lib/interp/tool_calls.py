@@ -50,9 +50,11 @@ class _Channel:
         self.request_fd, self.reply_fd, self.count, self.waiting, self.loop = request_fd, reply_fd, 0, {}, None
         self.arrived, self.reading, self.turn = {}, False, threading.Condition()
 
-    def send(self, name:str, arguments:dict) -> int:
-        with self.turn:  # one frame at a time, whole, from any thread
+    def send(self, name:str, arguments:dict, future=None) -> int:
+        "Write the call's frame (whole, one at a time, from any thread); an async call's `future` waits before it can be answered."
+        with self.turn:
             self.count += 1
+            if future is not None: self.waiting[self.count] = future
             _write_frame(self.reply_fd, {'call': name, 'arguments': arguments, 'call_id': self.count})
             return self.count
 
@@ -70,12 +72,13 @@ class _Channel:
                 while call_id not in self.arrived and self.reading: self.turn.wait()
                 if call_id in self.arrived: return _outcome(self.arrived.pop(call_id))
                 self.reading = True
+            message = None
             try: message = _read_frame(self.request_fd)
             finally:
-                with self.turn:
+                with self.turn:  # delivered before the others wake: one that finds its result missing would read on
                     self.reading = False
+                    if message is not None: self.deliver(message)
                     self.turn.notify_all()
-            with self.turn: self.deliver(message)
 
 def _settle(future, message:dict):
     if not future.done(): future.set_result(message)
@@ -112,8 +115,8 @@ async def _call_async(channel:_Channel, name:str, arguments:dict):
     import asyncio
     loop = asyncio.get_running_loop()
     if channel.loop is not None and channel.loop is not loop: _stop_reading(channel)
-    call_id = channel.send(name, arguments)
-    future = channel.waiting[call_id] = loop.create_future()
+    future = loop.create_future()
+    call_id = channel.send(name, arguments, future)
     if channel.loop is None:
         loop.add_reader(channel.request_fd, _on_readable, channel)
         channel.loop = loop
@@ -122,7 +125,7 @@ async def _call_async(channel:_Channel, name:str, arguments:dict):
         channel.waiting.pop(call_id, None)
         if not channel.waiting: _stop_reading(channel)
 
-# %% ../../nbs/04_interp/07_tool_calls.ipynb 12
+# %% ../../nbs/04_interp/07_tool_calls.ipynb 16
 class _ToolImage:
     "An image a tool returned: `mime`, `data` (the bytes), `width` and `height`; IPython shows it as an image."
     def __init__(self, mime:str, data:bytes, width:int=0, height:int=0):
@@ -144,7 +147,7 @@ class _ToolImage:
         return importlib.import_module('PIL.Image').open(io.BytesIO(self.data))  # the session's own PIL: this module imports only the standard library
 _ToolImage.__name__ = _ToolImage.__qualname__ = 'ToolImage'
 
-# %% ../../nbs/04_interp/07_tool_calls.ipynb 15
+# %% ../../nbs/04_interp/07_tool_calls.ipynb 19
 class _Shown:
     "Stands for a default value or an annotation in a signature: its `repr` is the text the host's Python showed."
     def __init__(self, text:str): self.text = text
@@ -167,7 +170,7 @@ def _arguments(signature:inspect.Signature, args:tuple, kwargs:dict) -> dict:
         else: arguments[name] = list(value) if signature.parameters[name].kind is inspect.Parameter.VAR_POSITIONAL else value
     return arguments
 
-# %% ../../nbs/04_interp/07_tool_calls.ipynb 17
+# %% ../../nbs/04_interp/07_tool_calls.ipynb 21
 def _function(channel:_Channel, spec:dict):
     "The session's function for one tool: same name, signature and docstring; `.call_async` is its coroutine form."
     name, signature = spec['name'], _signature(spec['parameters'], spec.get('returns'))
