@@ -12,6 +12,9 @@ Cases (each a `tools/call` from the SDK's `Client`, timed from send to result, m
 - `Sandbox.run('1+1')` beside a bare Jupyter kernel executing `1+1` through jupyter_client (no isolation at all),
   the engine of the Jupyter-kernel MCP servers.
 Both servers run at once and are timed in alternating blocks, so load on the machine falls on both alike.
+A second table splits one `python` call into its steps: the server's handler, the sandbox and the result's conversion
+are timed inside the server, served in-process through the SDK's memory transport; the transports are what the whole
+calls over stdio and HTTP add to that.
 
 Run: python benchmarks/bench_mcp.py [--calls N]"""
 import argparse, asyncio, contextlib, socket, statistics, subprocess, sys, tempfile, textwrap, time
@@ -148,6 +151,54 @@ async def measure(calls:int) -> list:
     return rows
 
 
+async def python_steps(calls:int) -> dict:
+    """Median ms of each step of a `python` 1+1 call served in-process (the SDK's own memory transport, no pipes): the
+    whole call, the server's handler (`call_tool`), inside it the sandbox (`Sandbox.run_async`) and the result's
+    conversion (`_tool_result`); dispatch and the pool are the handler's rest."""
+    import toolcall_lib.mcp as mcp_module
+    from toolcall_lib.interp import Sandbox
+    spans = {'whole': [], 'handler': [], 'sandbox': [], 'result': []}
+    def timing(label:str, function, awaited:bool):
+        if awaited:
+            async def timed(*args, **kwargs):
+                started = time.perf_counter()
+                try: return await function(*args, **kwargs)
+                finally: spans[label].append((time.perf_counter() - started) * 1000)
+        else:
+            def timed(*args, **kwargs):
+                started = time.perf_counter()
+                try: return function(*args, **kwargs)
+                finally: spans[label].append((time.perf_counter() - started) * 1000)
+        return timed
+    server_class = mcp_module._server_class()
+    saved = server_class.call_tool, Sandbox.run_async, mcp_module._tool_result
+    server_class.call_tool = timing('handler', saved[0], True)   # before the server is made: the SDK binds it then
+    Sandbox.run_async, mcp_module._tool_result = timing('sandbox', saved[1], True), timing('result', saved[2], False)
+    try:
+        server = mcp_module.python_server()
+        async with Client(server) as client:
+            await timed_calls(client, 'python', {'code': '1+1'}, 30, '2')
+            for times in spans.values(): times.clear()
+            spans['whole'] = await timed_calls(client, 'python', {'code': '1+1'}, calls, '2')
+    finally: server_class.call_tool, Sandbox.run_async, mcp_module._tool_result = saved
+    return {label: statistics.median(times) for label, times in spans.items()}
+
+
+def step_rows(rows:list, steps:dict) -> list:
+    "(step, ms) rows: where the time of one `python` 1+1 call goes, over stdio and over HTTP, from `rows` and `steps`."
+    stdio_ms = next(row['ours_ms'] for row in rows if row['case'] == 'python 1+1 over stdio')
+    http_ms = next(row['ours_ms'] for row in rows if row['case'] == 'python 1+1 over HTTP')
+    return [('the sandbox: Sandbox.run_async(\'1+1\')', steps['sandbox']),
+            ('the result as MCP content (_tool_result)', steps['result']),
+            ('dispatch and the pool (call_funcs_async, get_started)', steps['handler'] - steps['sandbox'] - steps['result']),
+            ("the SDK's client and server, in one process", steps['whole'] - steps['handler']),
+            ('= a call in one process, measured whole', steps['whole']),
+            ('+ stdio: two processes, two pipes, both transports', stdio_ms - steps['whole']),
+            ('= a call over stdio, measured whole', stdio_ms),
+            ('+ HTTP instead: the SDK\'s HTTP client and server', http_ms - steps['whole']),
+            ('= a call over streamable HTTP, measured whole', http_ms)]
+
+
 def run(calls:int=400) -> list:
     "Measure every case; return one dict per row."
     return asyncio.run(measure(calls))
@@ -156,12 +207,16 @@ def run(calls:int=400) -> list:
 def main(argv=None) -> list:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument('--calls', type=int, default=400, help='timed calls per server and case')
-    rows = run(parser.parse_args(argv).calls)
+    calls = parser.parse_args(argv).calls
+    rows = run(calls)
+    steps = step_rows(rows, asyncio.run(python_steps(calls)))
     header = f"{'case':<24}{'ours ms':>10}  {'peer (same run)':<34}{'peer ms':>9}{'ratio':>8}  goal"
     print(header); print('-' * len(header))
     for row in rows:
         goal = '' if row['goal'] is None else f"{row['goal']} {'met' if row['goal_met'] else 'MISSED'}"
         print(f"{row['case']:<24}{row['ours_ms']:>10.3f}  {row['peer']:<34}{row['peer_ms']:>9.3f}{row['ratio']:>7.2f}x  {goal}")
+    print("\nWhere one python 1+1 call's time goes (medians; the in-process steps timed inside the server, same run)")
+    for step, milliseconds in steps: print(f'{step:<58}{milliseconds:>8.3f} ms')
     return rows
 
 
