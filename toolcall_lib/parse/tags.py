@@ -47,7 +47,11 @@ def _plain_elements(body:str, opener:str, closer:str) -> list:
     """What `_elements(body, opener, closer, _Finder(body), spans)` yields, as a list of (inside of the opening tag,
     content, span), for a `body` without a CDATA section (nothing to look past)."""
     found, position, delimited, length = [], 0, opener[-1] in '= ', len(body)
-    while (start := body.find(opener, position)) != -1:
+    opened = closed = -2   # the last opener and closer found (-1: none after), searched again only once passed: linear
+    while True:
+        if -1 < opened < position or opened == -2: opened = body.find(opener, position)
+        start = opened
+        if start == -1: break
         after = start + len(opener)
         if not delimited and after < length and (body[after].isalnum() or body[after] in '_:-.'):
             position = after; continue   # `<parameters>` is not `<parameter`
@@ -57,7 +61,9 @@ def _plain_elements(body:str, opener:str, closer:str) -> list:
             quote_end = body.find('"', tag_end)
             later = body.find('>', quote_end) if quote_end != -1 else -1
             if later != -1: tag_end = later
-        close, following, stop = body.find(closer, tag_end), body.find(opener, tag_end), length
+        if -1 < closed < tag_end or closed == -2: closed = body.find(closer, tag_end)
+        if -1 < opened < tag_end: opened = body.find(opener, tag_end)
+        close, following, stop = closed, opened, length
         if close != -1 and close < stop: stop = close
         if following != -1 and following < stop: stop = following
         end = stop + len(closer) if stop == close else stop
