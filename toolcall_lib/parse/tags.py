@@ -37,7 +37,13 @@ def _tag_opener(name:str, closers:tuple=(), preview:bool=False, block=_Block, qu
         if quick is not None and end == position + len(marker) - 1:
             if (found := quick(scanner, text, position, marker, tag_ends[1], name, final)) is not None: return found
         attributes, opening = _scan_attributes(text[position + len(marker) - 1:end]), text[position:end + 1]
-        def read(body, scanner): return _read(name, body, scanner, attributes, opening)
+        def read(body, scanner):
+            ahead, budget = scanner.empty_reads.pop(_READ_AHEAD, None), scanner.budget
+            # what `_reads_nothing` found in this very body just before, from the same budget: not read twice
+            if ahead is not None and ahead[:4] == (name, opening, body, (budget.remaining, budget.attempts)):
+                budget.remaining, budget.attempts = ahead[5]
+                return ahead[4]
+            return _read(name, body, scanner, attributes, opening)
         scanner.pending = block(position, end + 1, tag_ends[0], tag_ends[1], read, 'hermes' if preview else None, tag_ends[2])
         return scanner.pending.resume(scanner, text, final)
     return open
@@ -227,7 +233,8 @@ def _markup_body_calls(body:str, attributes:dict, budget:_Budget, bare_name:bool
     if not stripped: return 'hermes', [_RawCall(name, {})] if name and _valid_name(name) else []
     if name and stripped.startswith('{'):
         return 'xml', [_RawCall(name, stripped, json_slot=True)] if _valid_name(name) else []
-    if _looks_pythonic(stripped) and stripped[:1] == '[': return 'pythonic', _pythonic_calls(stripped)
+    # the cheap test first: a Pythonic call holds a `(`
+    if stripped[:1] == '[' and '(' in stripped and _looks_pythonic(stripped): return 'pythonic', _pythonic_calls(stripped)
     if stripped[:1] in ('{', '['):
         value = _loads(stripped, budget)
         return 'hermes', _calls_from_payload(value) if value is not _FAILED else []
@@ -241,7 +248,7 @@ def _markup_body_calls(body:str, attributes:dict, budget:_Budget, bare_name:bool
         call = _pair_call(stripped)
         return 'glm45', [call] if call is not None else []
     if '<' in stripped or name: return 'xml', _nested_field_calls(stripped, attributes, budget)
-    return ('pythonic', _pythonic_calls(stripped)) if _looks_pythonic(stripped) else ('hermes', [])
+    return ('pythonic', _pythonic_calls(stripped)) if '(' in stripped and _looks_pythonic(stripped) else ('hermes', [])
 
 # %% ../../nbs/03_parse/03_tags.ipynb 21
 class _CDATABlock(_Block):
@@ -298,6 +305,8 @@ def _empty_block(scanner, text:str, position:int, marker:str, stoppers:tuple, na
         position = stop   # the next step would open the same marker here, with nothing pending
     return (end, 'text', text[start:end]) if end > start else None
 
+_READ_AHEAD = object()   # `empty_reads` key: (family, marker, body, budget before, answer, budget after) of a body that reads
+
 def _reads_nothing(scanner, body:str, marker:str, name:str) -> bool:
     "Whether family `name` reads no call in the bare `marker`'s `body`, as an unclosed block; budget spent on a call is restored."
     if _CALL_CHARS.search(body) is None and _FAMILIES[name].readers == _HERMES_READERS: return True   # no JSON, call, pair
@@ -307,9 +316,12 @@ def _reads_nothing(scanner, body:str, marker:str, name:str) -> bool:
     reads_nothing = cache.get(key) if key is not None else None
     if reads_nothing is None:
         before = (budget.remaining, budget.attempts)
-        calls = _read(name, body, scanner, {}, marker)[1]
+        found = _read(name, body, scanner, {}, marker)
+        calls = found[1]
         reads_nothing = not calls or _bare_name(calls, body) or _all_refused(calls)
-        if not reads_nothing: budget.remaining, budget.attempts = before   # the block reads it again, as if first
+        if not reads_nothing:   # the block reads it, as if first: the answer is kept for it
+            cache[_READ_AHEAD] = (name, marker, body, before, found, (budget.remaining, budget.attempts))
+            budget.remaining, budget.attempts = before
         elif key is not None and (budget.remaining, budget.attempts) == before: cache[key] = True
     return reads_nothing
 
