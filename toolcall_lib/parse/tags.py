@@ -121,16 +121,20 @@ def _opener_run(parser, buffer:str, starts:list|None, position:int) -> tuple:
         if (scanner.pending is not None or scanner.queued is not None or scanner.mode is not None or scanner.ahead is not None
                 or scanner.expect is not None or scanner.after_call is not None or parser._announced is not None): break
         found = match(buffer, position)
-        family = by_opener.get(found.group()) if found is not None else None
-        if family is None: break   # prose, loose JSON, or a fence
+        if found is None: break
+        marker = found.group()
+        family = by_opener.get(marker)
+        if family is None: break   # loose JSON, or a fence
         if starts is not None:
             for start in starts:
                 end = 2 * position - start
                 if end <= length and buffer[end - 1] == buffer[position - 1] and buffer.startswith(buffer[start:position], position):
                     return position, False
-        opened = family.open(scanner, buffer, position, found.group(), True)   # what `_prose` does with it
+        opened = family.open(scanner, buffer, position, marker, True)   # what `_prose` does with it
+        if opened is None: return position, True
         if opened is False: opened = scanner._prose(buffer, position, True, position + 1)
-        elif scanner._plain(opened, buffer, position, position): opened = scanner._prose(buffer, position, True, opened[0])
+        elif opened[1] == 'text' and scanner._plain(opened, buffer, position, position):   # (only text is plain)
+            opened = scanner._prose(buffer, position, True, opened[0])
         if opened is None: return position, True
         new_position, kind, payload = opened
         if new_position <= position: new_position, kind, payload = position + 1, 'text', buffer[position]
