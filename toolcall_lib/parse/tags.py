@@ -179,7 +179,7 @@ def _named_call(name:str, body:str, budget:_Budget, prefix:str='', span=None):
     if not stripped: return _RawCall(name, {}, span=span)
     if stripped[0] == '{': return _RawCall(name, stripped, span=span, json_slot=True)
     if stripped[0] == '<':
-        children = _child_elements(stripped)
+        children = _child_elements(stripped) if '/' in stripped else []   # (a child closes with `</` or is `<x/>`)
         if len(children) == 1 and children[0][0] in _NESTED_ARGUMENT_TAGS:
             content = children[0][2].strip()
             # kept as _raw
@@ -222,10 +222,10 @@ def _nested_field_calls(body:str, attributes:dict, budget:_Budget) -> list:
 
 def _wrapped_calls(body:str, tag:str, budget:_Budget) -> list:
     "The calls of a wrapper around `<tag ...>...</tag>` call elements, each with its own span."
-    calls, spans = [], []
-    for inside, content in _elements(body, f'<{tag}', f'</{tag}>', _Finder(body), spans):
+    calls = []
+    for inside, content, span in _body_elements(body, f'<{tag}', f'</{tag}>'):
         for call in _markup_body_calls(content, _scan_attributes(inside), budget, bare_name=True)[1]:
-            calls.append(dataclasses.replace(call, span=spans[-1]))
+            calls.append(dataclasses.replace(call, span=span))
     return calls
 
 def _markup_body_calls(body:str, attributes:dict, budget:_Budget, bare_name:bool=False) -> tuple:
@@ -581,9 +581,9 @@ _HUNYUAN_SUFFIX = ':opensource'
 
 def _hunyuan_calls(body:str, suffix:str='') -> list:
     "The calls of a Hunyuan `<tool_calls>` body (tags spelled with `suffix`), each with its own span."
-    calls, spans = [], []
-    for _, content in _elements(body, f'<tool_call{suffix}', f'</tool_call{suffix}>', _Finder(body), spans):
-        call = _pair_call(content, f'arg_key{suffix}', f'arg_value{suffix}', f'<tool_sep{suffix}>', spans[-1])
+    calls = []
+    for _, content, span in _body_elements(body, f'<tool_call{suffix}', f'</tool_call{suffix}>'):
+        call = _pair_call(content, f'arg_key{suffix}', f'arg_value{suffix}', f'<tool_sep{suffix}>', span)
         if call is not None: calls.append(call)
     return calls
 
@@ -640,9 +640,9 @@ def _k2_horizon_body(body:str, budget:_Budget, span=None) -> list:
 
 def _k2_horizon_reader(body, scanner):
     if '<ifm|tool_call>' not in body: return 'k2_horizon', _k2_horizon_body(body, scanner.budget)
-    calls, spans = [], []
-    for _, content in _elements(body, '<ifm|tool_call', '</ifm|tool_call>', _Finder(body), spans):
-        calls.extend(_k2_horizon_body(content, scanner.budget, spans[-1]))
+    calls = []
+    for _, content, span in _body_elements(body, '<ifm|tool_call', '</ifm|tool_call>'):
+        calls.extend(_k2_horizon_body(content, scanner.budget, span))
     return 'k2_horizon', calls
 
 _register(
@@ -679,16 +679,16 @@ def _element_tree(content:str, depth:int=0):
     return fields
 
 def _minimax_m3_reader(body, scanner):
-    calls, spans = [], []
-    for inside, content in _elements(body, f'{_MINIMAX_NS}<invoke', f'{_MINIMAX_NS}</invoke>', _Finder(body), spans):
+    calls = []
+    for inside, content, span in _body_elements(body, f'{_MINIMAX_NS}<invoke', f'{_MINIMAX_NS}</invoke>'):
         name = _scan_attributes(inside).get('name', '').strip()
         if not _valid_name(name): continue
         content = content.replace(_MINIMAX_NS, '').strip()
-        children = _child_elements(content)
+        children = _child_elements(content) if '/' in content else []   # a child needs `</` or `/>`: none without `/`
         if content and not children:
             calls.append(
                 _RawCall(
-                    name, None, span=spans[-1], reason=f'the arguments of {name!r} are not one element per argument'
+                    name, None, span=span, reason=f'the arguments of {name!r} are not one element per argument'
                 )
             )
             continue
@@ -697,9 +697,9 @@ def _minimax_m3_reader(body, scanner):
         try:
             for tag, _, child in children: _add_argument(arguments, tag, _element_tree(child, 1), repeated)
         except _NotJSON as error:
-            calls.append(_RawCall(name, None, span=spans[-1], reason=f'the arguments of {name!r}: {error}')); continue
+            calls.append(_RawCall(name, None, span=span, reason=f'the arguments of {name!r}: {error}')); continue
         # every leaf is text: typed by the schema
-        calls.append(_RawCall(name, arguments, text_keys=frozenset(arguments), span=spans[-1]))
+        calls.append(_RawCall(name, arguments, text_keys=frozenset(arguments), span=span))
     return 'minimax_m3', calls
 
 def _open_minimax_m3(scanner, text, position, marker, final):
