@@ -107,6 +107,7 @@ _PARAMETER_KINDS = {}   # prefix -> (kind, opener, closer) of each parameter ele
 
 def _body_elements(body:str, opener:str, closer:str) -> list:
     "(inside, content, span) of each element `_elements` finds in `body`: `_plain_elements` when it has no CDATA section."
+    if opener not in body: return []   # (no element without its opener)
     if _CDATA_OPEN not in body: return _plain_elements(body, opener, closer)
     spans = []
     return [(inside, content, spans[-1]) for inside, content in _elements(body, opener, closer, _Finder(body), spans)]
