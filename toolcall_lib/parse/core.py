@@ -36,6 +36,7 @@ _EXAMPLES = {}   # layout -> (family name, render(name, arguments) -> text): how
 _NOT_CALLS = {'harmony', 'minimax_m3'}   # families whose opener may also start a channel or a reasoning block
 _COMPILED = []   # [_Markers] built from the table on first use, dropped when the table changes
 _SHORTCUTS = []   # shortcut(text, tools) -> the ParseResult of a short text of one plain shape, or None (see `parse_tool_calls`)
+_OPENER_RUNS = []   # run(parser, buffer, starts, position) -> (position, stalled): back-to-back openers, one-shot (see `_run`)
 def _caller() -> str:
     "The module that called the function calling this (the one declaring a family, a reader or an example)."
     return sys._getframe(2).f_globals.get('__name__', '')
@@ -81,6 +82,7 @@ def _forget(module:str):
         family.fragments[:] = [entry for entry in family.fragments if entry[1] != module]
     for layout in [layout for layout, entry in _EXAMPLES.items() if entry[2] == module]: del _EXAMPLES[layout]
     _SHORTCUTS[:] = [shortcut for shortcut in _SHORTCUTS if shortcut.__module__ != module]
+    _OPENER_RUNS[:] = [run for run in _OPENER_RUNS if run.__module__ != module]
     _COMPILED.clear()
 
 def _json_call(name:str, arguments:dict, key:str='arguments') -> str:
@@ -229,6 +231,7 @@ _ENDS = {}   # (closers, stoppers) -> (one compiled alternation of them all, the
 def _ends(closers:tuple, stoppers:tuple) -> tuple:
     markers = closers + stoppers
     return _ENDS.setdefault((closers, stoppers), (re.compile('|'.join(map(re.escape, markers))), max(map(len, markers))))
+_NO_FLAGS = {}   # the flags of a reader that has none
 def _bare_name(calls:list, body:str) -> bool:
     """Whether a block's body is nothing but one call's name (GLM's call without arguments): left open, that is a word
     of prose (`use <tool_call> tags`)."""
@@ -237,16 +240,19 @@ def _bare_name(calls:list, body:str) -> bool:
 def _all_refused(calls:list) -> bool:
     """Whether a block named calls but none read (`<invoke name="x">` and then prose): left open, that is prose
     mentioning the markup."""
-    return bool(calls) and all(call.reason is not None for call in calls)
+    for call in calls:   # a plain loop: a generator in `all` costs more than the look
+        if call.reason is None: return False
+    return bool(calls)
 
 class _Block:
     "A block that ends at a closing marker (consumed) or a stopping marker (not consumed)."
     __slots__ = ('start', 'body_start', 'closers', 'stoppers', 'reader', 'search_from', 'longest', 'name', 'arguments',
                  'preview', 'ends')
-    def __init__(self, start, body_start, closers, stoppers, reader, name=None):
+    def __init__(self, start, body_start, closers, stoppers, reader, name=None, ends=None):
         self.start, self.body_start, self.closers, self.stoppers, self.reader = start, body_start, closers, stoppers, reader
         self.search_from = body_start
-        self.ends, self.longest = _ENDS.get((closers, stoppers)) or _ends(closers, stoppers)
+        # `ends`: what `_ends(closers, stoppers)` gives, when the caller has it at hand
+        self.ends, self.longest = ends or _ENDS.get((closers, stoppers)) or _ends(closers, stoppers)
         self.name = name   # the call's name when the opening already says it (Harmony), or 'hermes' to look for it
         # [start, bracket-scan state, end once closed] of a Hermes arguments object being streamed
         self.arguments = None
@@ -303,29 +309,6 @@ def _readers_open(name:str):
         return False
     return open
 
-def _tag_markers(name:str) -> tuple:
-    "The markers that open the tag `<name>`: its name and then `>` or a space."
-    return tuple(f'<{name}{end}' for end in ('>', ' ', '\n', '\t', '\r'))
-
-# %% ../../nbs/03_parse/02_core.ipynb 25
-def _tag_opener(name:str, closers:tuple=(), preview:bool=False, block=_Block, quick=None):
-    """`open` for `<tag attributes>body</tag>` (the marker is `<tag` and one delimiter); the family's readers take
-    `(body, scanner, attributes, opening tag)`. `closers`: more closing tags. `preview`: the body is Hermes JSON whose
-    name a stream can announce early. `block`: the pending class (a `_Block` that may do more once it closed). `quick`:
-    `(scanner, text, position, marker, stoppers, name, final)` -> a bare opener's segment found without a block, or None."""
-    ends = {}   # marker -> (closers, stoppers) of its tag
-    def open(scanner, text, position, marker, final):
-        end = text.find('>', position, position + 1024)
-        if end == -1: return None if not final and len(text) - position < 1024 else False
-        if marker not in ends: ends[marker] = ((f'</{marker[1:-1]}>',) + closers, (f'<{marker[1:-1]}>', f'<{marker[1:-1]} '))
-        if quick is not None and end == position + len(marker) - 1:
-            if (found := quick(scanner, text, position, marker, ends[marker][1], name, final)) is not None: return found
-        attributes, opening = _scan_attributes(text[position + len(marker) - 1:end]), text[position:end + 1]
-        def read(body, scanner): return _read(name, body, scanner, attributes, opening)
-        scanner.pending = block(position, end + 1, *ends[marker], read, name='hermes' if preview else None)
-        return scanner.pending.resume(scanner, text, final)
-    return open
-
 def _reasoning_opener(closer:str, *more:str):
     "`open` for a reasoning block: what follows, up to `closer` (or any of `more`), is reasoning."
     closers = (closer,) + more
@@ -341,14 +324,14 @@ def _hidden(scanner, text, position, marker, final):
     return position + len(marker), 'hidden', None
 _hidden.hidden = True
 
-# %% ../../nbs/03_parse/02_core.ipynb 27
+# %% ../../nbs/03_parse/02_core.ipynb 26
 _WORDS_BY_PATTERN = 4096   # up to this many characters, letter-initial markers are looked for with one pattern
 _RUN = 1024   # one-shot, a run of prose takes in the plain text of openers that read nothing while it is shorter
 # every reasoning block's closer, added by the families: `thinking=True` starts inside any of them
 _REASONING_CLOSERS = []
 _FENCE = (('```',), 'text')
 
-# %% ../../nbs/03_parse/02_core.ipynb 28
+# %% ../../nbs/03_parse/02_core.ipynb 27
 class _Scanner:
     "Segments model text into prose, reasoning, hidden markup and calls; resumable between chunks."
     def __init__(self, loose:bool=True, reasoning_calls:bool=False):
@@ -388,7 +371,7 @@ class _Scanner:
         if self.pending is not None: self.pending.shift(count)
         self.finder = self.ahead = None
 
-# %% ../../nbs/03_parse/02_core.ipynb 29
+# %% ../../nbs/03_parse/02_core.ipynb 28
 @patch
 def step(self:_Scanner, text:str, position:int, final:bool):
     "The next segment at `position` as (new_position, kind, payload), or None when more text is needed."
@@ -427,14 +410,17 @@ def _mode_text(self:_Scanner, text, position, final):
     self.mode = None
     return (found + len(closer), 'text', closer) if closer == '```' else (found + len(closer), 'hidden', None)
 
-# %% ../../nbs/03_parse/02_core.ipynb 30
+# %% ../../nbs/03_parse/02_core.ipynb 29
 @patch
-def _prose(self:_Scanner, text, position, final):
-    ahead, self.ahead, search = self.ahead, None, position
-    if ahead is not None and ahead[0] is text and ahead[1] == position:   # the marker the last step stopped before
+def _prose(self:_Scanner, text, position, final, search=None):
+    "Prose from `position`, up to the next marker's segment; `search`: where to look for it (past an opener that read nothing)."
+    ahead, self.ahead = self.ahead, None
+    if search is not None: pass
+    elif ahead is not None and ahead[0] is text and ahead[1] == position:   # the marker the last step stopped before
         opened = self._open(text, position, ahead[2], ahead[3], final)
         if opened is not False: return opened
         search = position + 1
+    else: search = position
     limit = len(text) if final else self.hold(text, position)
     finder, markers = self.finder_for(text), self.markers
     while True:
@@ -479,7 +465,7 @@ def _plain(self:_Scanner, opened, text, found, position) -> bool:
     if payload is None or len(payload) != end - found or not text.startswith(payload, found): return False
     return end - position < _RUN and not text.startswith(text[position:end], end)
 
-# %% ../../nbs/03_parse/02_core.ipynb 31
+# %% ../../nbs/03_parse/02_core.ipynb 30
 @patch
 def _open(self:_Scanner, text, position, marker, family, final):
     "Read what `marker` starts at `position`: a segment, None (need more text) or False (prose after all)."
@@ -519,7 +505,7 @@ def _expected_value(self:_Scanner, text, position, final):
     self.expect = None
     return 'continue'
 
-# %% ../../nbs/03_parse/02_core.ipynb 32
+# %% ../../nbs/03_parse/02_core.ipynb 31
 @patch
 def _finish_block(self:_Scanner, text, final, found=None):
     block = self.pending
@@ -538,7 +524,8 @@ def _finish_block(self:_Scanner, text, final, found=None):
     body, repair_budget = text[block.body_start:best], self.budget.remaining
     found_format, calls = block.reader(body, self)
     # free text, a lone word, or markup that does not read, is a call (or a refusal) only once closed
-    if not closed and (getattr(block.reader, 'needs_closer', False) or _bare_name(calls, body) or _all_refused(calls)):
+    flags = getattr(block.reader, '__dict__', _NO_FLAGS)   # what the family's opener said of its reader
+    if not closed and (flags.get('needs_closer', False) or _bare_name(calls, body) or _all_refused(calls)):
         calls = []
     # a stream has been sending these arguments raw: finish the text
     if block.arguments is not None and len(calls) == 1:
@@ -554,22 +541,22 @@ def _finish_block(self:_Scanner, text, final, found=None):
         # at the end of the text, or the next opener
         unclosed, repaired = not closed, self.budget.remaining < repair_budget
         # raw code: it ends where the text or the next call begins
-        if getattr(block.reader, 'open_ended', False): unclosed = False
-        if unclosed and (last_end := getattr(block.reader, 'call_closer', None)) and body.rstrip().endswith(last_end):
+        if flags.get('open_ended', False): unclosed = False
+        if unclosed and (last_end := flags.get('call_closer', None)) and body.rstrip().endswith(last_end):
             unclosed = False   # the section was left open but its last call was closed (Kimi K3 servers stop there)
         cut_off = (unclosed and body.lstrip()[:1] not in ('{', '[')) or (
             (unclosed or repaired) and _cut_inside_value(body)
         )
         return end, 'calls', (found_format, calls, block.start, block.body_start, cut_off)
     # `<tools>` that lists no call
-    if closed and getattr(block.reader, 'prose_without_calls', False): return end, 'text', text[block.start:end]
+    if closed and flags.get('prose_without_calls', False): return end, 'text', text[block.start:end]
     if closed:
         if body.strip() not in ('', '[]', '{}'):   # the format's opener and closer, but no call in between
             return end, 'rejected', (found_format, '', f'a {found_format} block whose body does not read as a call', block.start)
         return end, 'markup', None
     return end, 'text', text[block.start:end]
 
-# %% ../../nbs/03_parse/02_core.ipynb 33
+# %% ../../nbs/03_parse/02_core.ipynb 32
 @patch
 def _finish_value(self:_Scanner, text, final):
     value = self.pending
@@ -591,7 +578,7 @@ def _finish_value(self:_Scanner, text, final):
         return end, 'rejected', (found_format, '', f'a {found_format} value that does not read as a call', value.start)
     return end, 'text', text[value.value_start:end] if end > value.value_start else None
 
-# %% ../../nbs/03_parse/02_core.ipynb 35
+# %% ../../nbs/03_parse/02_core.ipynb 34
 # Each space run is bounded (at most 63 characters, as `_skip_space` looks ahead) and every part ends at a literal that
 # cannot start the part before it: one linear match, nothing to backtrack into.
 _HERMES_NAME = re.compile(r'[ \t\r\n]{0,63}\{[ \t\r\n]{0,63}"name"[ \t\r\n]{0,63}:[ \t\r\n]{0,63}"([^"]{0,256})"')
@@ -629,12 +616,12 @@ def _preview(pending, text:str):
     start = _skip_space(text, pending.body_start, True)
     return (pending.name, start, len(text) - pending.longest + 1) if start != -1 else (pending.name, None, None)
 
-# %% ../../nbs/03_parse/02_core.ipynb 38
+# %% ../../nbs/03_parse/02_core.ipynb 37
 _HELD_AT_MOST = 1024   # a tail held back while idle is never longer than a marker or the loose look-ahead
 # after its first piece, a call's streamed arguments go out in pieces of at least this many characters
 _DELTA_BATCH = 256
 
-# %% ../../nbs/03_parse/02_core.ipynb 39
+# %% ../../nbs/03_parse/02_core.ipynb 38
 class ToolCallStreamParser:
     "Incremental tool-call parser: `feed` it chunks, get events; `close` at the end; `result` as `parse_tool_calls` gives."
     def __init__(self, tools=None, # None (any tool), or a list of tool names or tool schemas
@@ -654,7 +641,7 @@ class ToolCallStreamParser:
         self._quiet, self._word_prefixes, self._word_hold = markers.quiet.search, markers.word_prefixes, markers.word_hold
         self._idle = not thinking   # what `_settle` finds: nothing pending, nothing held, unless a think block is open
 
-# %% ../../nbs/03_parse/02_core.ipynb 40
+# %% ../../nbs/03_parse/02_core.ipynb 39
 @patch
 def feed(self:ToolCallStreamParser, chunk:str, # The next piece of model text, any length
         ) -> list:
@@ -701,7 +688,7 @@ def feed(self:ToolCallStreamParser, chunk:str, # The next piece of model text, a
             return events
     return self._run(final=False)
 
-# %% ../../nbs/03_parse/02_core.ipynb 41
+# %% ../../nbs/03_parse/02_core.ipynb 40
 @patch
 def _marked_chunk(self:ToolCallStreamParser, chunk:str) -> list:
     "A chunk (the held tail first) that arrives with nothing pending and in which the quiet search found something."
@@ -746,6 +733,7 @@ def _run(self:ToolCallStreamParser, final:bool, events:list|None=None, marked:bo
     # the last few steps, and the last run of copies looked at (its last copies need no second look): see `_repeat`;
     # a text shorter than one copy's window has no copy to take
     steps, repeated, repeats = [], None, _REPEATS and len(buffer) > _LOOK_BEHIND + _LOOK_AHEAD
+    runs = _OPENER_RUNS[0] if _OPENER_RUNS and events is _NO_EVENTS else None   # one-shot: back-to-back openers, one run
     while True:
         if marked: marked = False
         elif (not final and scanner.pending is None and scanner.mode is None and scanner.expect is None
@@ -771,6 +759,10 @@ def _run(self:ToolCallStreamParser, final:bool, events:list|None=None, marked:bo
         if repeats and 2 * new_position - position <= len(buffer):   # room for a copy of the last step at least
             position, repeated = self._repeat(buffer, steps, events, repeated)
         else: position = new_position
+        if runs is not None and position == new_position and (kind == 'calls' or kind == 'rejected'):
+            position, stalled = runs(self, buffer, [step[0] for step in steps] if repeats else None, position)
+            if position != new_position: steps.clear()   # the run's steps are not the last few steps any more
+            if stalled: break   # a step that returned None, as `step` did
     if scanner.pending is not None and events is not _NO_EVENTS: self._announce(buffer, events)
     if position and (final or position * 2 >= len(buffer)):
         self._buffer = None; buffer = buffer[position:]; self._buffer = buffer
@@ -963,8 +955,9 @@ def _call(self:ToolCallStreamParser, raw:_RawCall, found_format, start, end, eve
         return
     # the arguments text was cut and mended
     if budget.remaining < repair_budget and _cut_inside_value(raw.arguments): complete = False
-    if raw.text_keys:
-        properties = self._policy.properties(name)
+    if raw.text_keys and not (properties := self._policy.properties(name)):
+        arguments = dict(arguments)   # no schema types them: as the typing below gives, at C speed
+    elif raw.text_keys:
         arguments = {
             key: _typed_tree(value, properties.get(key), self._scanner.budget) if key in raw.text_keys else value
             for key, value in arguments.items()

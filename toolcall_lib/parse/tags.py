@@ -9,15 +9,144 @@ from toolcall_lib.parse.payloads import (_Budget, _CDATA_CLOSE, _CDATA_OPEN, _FA
     _calls_from_payload, _child_elements, _child_fields, _element_value, _elements, _identifier_end, _loads,
     _json, _looks_pythonic, _parameters, _payload_calls, _pythonic_calls, _scan_attributes, _scan_value, _skip_space,
     _valid_name)
-from .core import (_Block, _FAMILIES, _RUN, _SHORTCUTS, _add_examples, _add_reader, _block_opener,
-    _ends, _hidden, _json_call, _markers, _python_call, _read, _bare_name, _all_refused, _reasoning_opener, _register,
-    _tag_markers, _tag_opener)
+from .core import (_Block, _FAMILIES, _NO_EVENTS, _OPENER_RUNS, _RUN, _SHORTCUTS, _add_examples, _add_reader, _block_opener,
+    _ends, _hidden, _json_call, _markers, _python_call, _read, _bare_name, _all_refused, _reasoning_opener, _register)
 from .results import ParseResult, ToolCall, _policy_for
 
 # %% auto 0
 __all__ = []
 
 # %% ../../nbs/03_parse/03_tags.ipynb 8
+def _tag_markers(name:str) -> tuple:
+    "The markers that open the tag `<name>`: its name and then `>` or a space."
+    return tuple(f'<{name}{end}' for end in ('>', ' ', '\n', '\t', '\r'))
+
+def _tag_opener(name:str, closers:tuple=(), preview:bool=False, block=_Block, quick=None):
+    """`open` for `<tag attributes>body</tag>` (the marker is `<tag` and one delimiter); the family's readers take
+    `(body, scanner, attributes, opening tag)`. `closers`: more closing tags. `preview`: the body is Hermes JSON whose
+    name a stream can announce early. `block`: the pending class (a `_Block` that may do more once it closed). `quick`:
+    `(scanner, text, position, marker, stoppers, name, final)` -> a bare opener's segment found without a block, or None."""
+    ends = {}   # marker -> (closers, stoppers, their `_ends`) of its tag
+    def open(scanner, text, position, marker, final):
+        end = text.find('>', position, position + 1024)
+        if end == -1: return None if not final and len(text) - position < 1024 else False
+        tag_ends = ends.get(marker)
+        if tag_ends is None:
+            tag_closers, stoppers = (f'</{marker[1:-1]}>',) + closers, (f'<{marker[1:-1]}>', f'<{marker[1:-1]} ')
+            tag_ends = ends[marker] = (tag_closers, stoppers, _ends(tag_closers, stoppers))
+        if quick is not None and end == position + len(marker) - 1:
+            if (found := quick(scanner, text, position, marker, tag_ends[1], name, final)) is not None: return found
+        attributes, opening = _scan_attributes(text[position + len(marker) - 1:end]), text[position:end + 1]
+        def read(body, scanner):
+            ahead, budget = scanner.empty_reads.pop(_READ_AHEAD, None), scanner.budget
+            # what `_reads_nothing` found in this very body just before, from the same budget: not read twice
+            if ahead is not None and ahead[:4] == (name, opening, body, (budget.remaining, budget.attempts)):
+                budget.remaining, budget.attempts = ahead[5]
+                return ahead[4]
+            return _read(name, body, scanner, attributes, opening)
+        scanner.pending = block(position, end + 1, tag_ends[0], tag_ends[1], read, 'hermes' if preview else None, tag_ends[2])
+        return scanner.pending.resume(scanner, text, final)
+    return open
+
+# %% ../../nbs/03_parse/03_tags.ipynb 10
+def _plain_elements(body:str, opener:str, closer:str) -> list:
+    """What `_elements(body, opener, closer, _Finder(body), spans)` yields, as a list of (inside of the opening tag,
+    content, span), for a `body` without a CDATA section (nothing to look past)."""
+    found, position, delimited, length = [], 0, opener[-1] in '= ', len(body)
+    opened = closed = -2   # the last opener and closer found (-1: none after), searched again only once passed: linear
+    while True:
+        if -1 < opened < position or opened == -2: opened = body.find(opener, position)
+        start = opened
+        if start == -1: break
+        after = start + len(opener)
+        if not delimited and after < length and (body[after].isalnum() or body[after] in '_:-.'):
+            position = after; continue   # `<parameters>` is not `<parameter`
+        tag_end = body.find('>', after)
+        if tag_end == -1: break
+        if body.count('"', after, tag_end) % 2:   # a `>` inside a quoted attribute
+            quote_end = body.find('"', tag_end)
+            later = body.find('>', quote_end) if quote_end != -1 else -1
+            if later != -1: tag_end = later
+        if -1 < closed < tag_end or closed == -2: closed = body.find(closer, tag_end)
+        if -1 < opened < tag_end: opened = body.find(opener, tag_end)
+        close, following, stop = closed, opened, length
+        if close != -1 and close < stop: stop = close
+        if following != -1 and following < stop: stop = following
+        end = stop + len(closer) if stop == close else stop
+        found.append((body[after:tag_end], body[tag_end + 1:stop], (start, end)))
+        position = end
+    return found
+
+def _plain_parameters(body:str, prefix:str='', budget:_Budget|None=None):
+    "`_parameters(body, prefix, budget)`, read with `_plain_elements` when `body` holds no CDATA section."
+    if _CDATA_OPEN in body: return _parameters(body, prefix, budget)
+    kinds = _PARAMETER_KINDS.get(prefix)
+    if kinds is None:
+        kinds = _PARAMETER_KINDS[prefix] = tuple((kind, f'<{kind}', f'</{kind}>') for kind in
+                                                 (f'{prefix}parameter',) + (('argument', 'param') if not prefix else ()))
+    for kind, opener, closer in kinds:
+        if opener not in body: continue
+        elements = _plain_elements(body, opener, closer)
+        if not elements: continue
+        arguments, text_keys, repeated, unnamed = {}, set(), set(), False
+        for inside, content, _ in elements:
+            if inside.startswith('='): key, attributes = inside[1:].strip(), _NO_ATTRIBUTES
+            else: attributes = _scan_attributes(inside); key = attributes.get('name', '').strip()
+            if not key: unnamed = True; continue   # the call cannot be read; the rest are read as before (budget)
+            value = _element_value(content)
+            if kind == 'param': value = html.unescape(value)   # MiniCPM 5 escapes `<`, `&`
+            string = attributes.get('string')
+            if string == 'false' and (decoded := _loads(value, budget or _Budget())) is not _FAILED:
+                _add_argument(arguments, key, decoded, repeated); continue
+            _add_argument(arguments, key, value, repeated)
+            if string != 'true': text_keys.add(key)
+        return _UNNAMED if unnamed else (arguments, frozenset(text_keys))
+    return None
+_NO_ATTRIBUTES = {}
+_PARAMETER_KINDS = {}   # prefix -> (kind, opener, closer) of each parameter element, in the order `_parameters` tries them
+
+def _body_elements(body:str, opener:str, closer:str) -> list:
+    "(inside, content, span) of each element `_elements` finds in `body`: `_plain_elements` when it has no CDATA section."
+    if opener not in body: return []   # (no element without its opener)
+    if _CDATA_OPEN not in body: return _plain_elements(body, opener, closer)
+    spans = []
+    return [(inside, content, spans[-1]) for inside, content in _elements(body, opener, closer, _Finder(body), spans)]
+
+# %% ../../nbs/03_parse/03_tags.ipynb 13
+def _opener_run(parser, buffer:str, starts:list|None, position:int) -> tuple:
+    """(where the scan goes on, whether a step returned None) after `parser` read the openers that follow `position`
+    back to back; `starts`: where the last steps began (a copy of their text next stops the run), None to not look."""
+    scanner, length = parser._scanner, len(buffer)
+    match, by_opener = scanner.markers.prose.match, scanner.markers.by_opener
+    while position < length:
+        if (scanner.pending is not None or scanner.queued is not None or scanner.mode is not None or scanner.ahead is not None
+                or scanner.expect is not None or scanner.after_call is not None or parser._announced is not None): break
+        found = match(buffer, position)
+        if found is None: break
+        marker = found.group()
+        family = by_opener.get(marker)
+        if family is None: break   # loose JSON, or a fence
+        if starts is not None:
+            for start in starts:
+                end = 2 * position - start
+                if end <= length and buffer[end - 1] == buffer[position - 1] and buffer.startswith(buffer[start:position], position):
+                    return position, False
+        opened = family.open(scanner, buffer, position, marker, True)   # what `_prose` does with it
+        if opened is None: return position, True
+        if opened is False: opened = scanner._prose(buffer, position, True, position + 1)
+        elif opened[1] == 'text' and scanner._plain(opened, buffer, position, position):   # (only text is plain)
+            opened = scanner._prose(buffer, position, True, opened[0])
+        if opened is None: return position, True
+        new_position, kind, payload = opened
+        if new_position <= position: new_position, kind, payload = position + 1, 'text', buffer[position]
+        parser._segment(kind, payload, position, new_position, _NO_EVENTS)
+        if starts is not None: starts.append(position); del starts[0]
+        position = new_position
+        if kind != 'calls' and kind != 'rejected': break
+    return position, False
+_OPENER_RUNS.append(_opener_run)
+
+# %% ../../nbs/03_parse/03_tags.ipynb 15
 def _pair_call(body:str, key_tag:str='arg_key', value_tag:str='arg_value', separator:str='', span=None):
     """The call `NAME` + `<key_tag>k</key_tag><value_tag>v</value_tag>` pairs in `body`; None when no name leads it.
     Keys and values that do not pair up refuse the call; a key given twice collects its values in a list."""
@@ -27,9 +156,8 @@ def _pair_call(body:str, key_tag:str='arg_key', value_tag:str='arg_value', separ
     if name_end == -1: return _RawCall(name, {}, text_keys=frozenset(), span=span)   # a lone name: no pairs
     rest = '' if name_end == -1 else body[name_end:]
     if separator and rest.startswith(separator): rest = rest[len(separator):]
-    finder = _Finder(rest)
-    keys = [key.strip() for _, key in _elements(rest, f'<{key_tag}', f'</{key_tag}>', finder)]
-    values = [_element_value(value) for _, value in _elements(rest, f'<{value_tag}', f'</{value_tag}>', finder)]
+    keys = [key.strip() for _, key, _ in _body_elements(rest, f'<{key_tag}', f'</{key_tag}>')]
+    values = [_element_value(value) for _, value, _ in _body_elements(rest, f'<{value_tag}', f'</{value_tag}>')]
     if len(keys) != len(values) or not all(keys) or (not keys and rest.strip()):
         return _RawCall(
             name, None, span=span, reason=f'the arguments of {name!r} are not <{key_tag}>/<{value_tag}> pairs'
@@ -38,21 +166,21 @@ def _pair_call(body:str, key_tag:str='arg_key', value_tag:str='arg_value', separ
     for key, value in zip(keys, values): _add_argument(arguments, key, value, repeated)
     return _RawCall(name, arguments, text_keys=frozenset(arguments), span=span)
 
-# %% ../../nbs/03_parse/03_tags.ipynb 11
+# %% ../../nbs/03_parse/03_tags.ipynb 18
 _NESTED_NAME_TAGS = ('name', 'tool_name', 'function', 'tool')
 _NESTED_ARGUMENT_TAGS = ('arguments', 'args', 'parameters', 'params', 'input')
 def _named_call(name:str, body:str, budget:_Budget, prefix:str='', span=None):
     """The call `name` whose arguments are `body`: parameter elements, a JSON object, an arguments element, one
     child element per key, or nothing at all. Anything else is refused with a reason, never read as no arguments."""
     if not _valid_name(name): return None
-    found = _parameters(body, prefix, budget)
+    found = _plain_parameters(body, prefix, budget)
     if found is _UNNAMED: return _RawCall(name, None, span=span, reason=f'a parameter of {name!r} has no name')
     if found is not None: return _RawCall(name, found[0], text_keys=found[1], span=span)
     stripped = body.strip()
     if not stripped: return _RawCall(name, {}, span=span)
     if stripped[0] == '{': return _RawCall(name, stripped, span=span, json_slot=True)
     if stripped[0] == '<':
-        children = _child_elements(stripped)
+        children = _child_elements(stripped) if '/' in stripped else []   # (a child closes with `</` or is `<x/>`)
         if len(children) == 1 and children[0][0] in _NESTED_ARGUMENT_TAGS:
             content = children[0][2].strip()
             # kept as _raw
@@ -67,16 +195,16 @@ def _named_call(name:str, body:str, budget:_Budget, prefix:str='', span=None):
 
 def _function_calls(body:str, budget:_Budget) -> list:
     "Calls written as `<function=NAME>...</function>` or `<function name=\"NAME\">...</function>` elements."
-    calls, spans = [], []
-    for inside, content in _elements(body, '<function', '</function>', _Finder(body), spans):
+    calls = []
+    for inside, content, span in _body_elements(body, '<function', '</function>'):
         if inside.startswith('='): name = inside[1:].strip()
         elif inside.lstrip().startswith('parameter'): continue   # `<function parameter name=...>`: not a call
         else: name = _scan_attributes(inside).get('name', '').strip()
-        call = _named_call(name, content, budget, span=spans[-1])
+        call = _named_call(name, content, budget, span=span)
         if call is not None: calls.append(call)
     return calls
 
-# %% ../../nbs/03_parse/03_tags.ipynb 12
+# %% ../../nbs/03_parse/03_tags.ipynb 19
 def _nested_field_calls(body:str, attributes:dict, budget:_Budget) -> list:
     "The nested form: the name in an attribute or a `<name>` child, the arguments in the other children."
     children = _child_elements(body)
@@ -95,10 +223,10 @@ def _nested_field_calls(body:str, attributes:dict, budget:_Budget) -> list:
 
 def _wrapped_calls(body:str, tag:str, budget:_Budget) -> list:
     "The calls of a wrapper around `<tag ...>...</tag>` call elements, each with its own span."
-    calls, spans = [], []
-    for inside, content in _elements(body, f'<{tag}', f'</{tag}>', _Finder(body), spans):
+    calls = []
+    for inside, content, span in _body_elements(body, f'<{tag}', f'</{tag}>'):
         for call in _markup_body_calls(content, _scan_attributes(inside), budget, bare_name=True)[1]:
-            calls.append(dataclasses.replace(call, span=spans[-1]))
+            calls.append(dataclasses.replace(call, span=span))
     return calls
 
 def _markup_body_calls(body:str, attributes:dict, budget:_Budget, bare_name:bool=False) -> tuple:
@@ -110,7 +238,8 @@ def _markup_body_calls(body:str, attributes:dict, budget:_Budget, bare_name:bool
     if not stripped: return 'hermes', [_RawCall(name, {})] if name and _valid_name(name) else []
     if name and stripped.startswith('{'):
         return 'xml', [_RawCall(name, stripped, json_slot=True)] if _valid_name(name) else []
-    if _looks_pythonic(stripped) and stripped[:1] == '[': return 'pythonic', _pythonic_calls(stripped)
+    # the cheap test first: a Pythonic call holds a `(`
+    if stripped[:1] == '[' and '(' in stripped and _looks_pythonic(stripped): return 'pythonic', _pythonic_calls(stripped)
     if stripped[:1] in ('{', '['):
         value = _loads(stripped, budget)
         return 'hermes', _calls_from_payload(value) if value is not _FAILED else []
@@ -124,14 +253,14 @@ def _markup_body_calls(body:str, attributes:dict, budget:_Budget, bare_name:bool
         call = _pair_call(stripped)
         return 'glm45', [call] if call is not None else []
     if '<' in stripped or name: return 'xml', _nested_field_calls(stripped, attributes, budget)
-    return ('pythonic', _pythonic_calls(stripped)) if _looks_pythonic(stripped) else ('hermes', [])
+    return ('pythonic', _pythonic_calls(stripped)) if '(' in stripped and _looks_pythonic(stripped) else ('hermes', [])
 
-# %% ../../nbs/03_parse/03_tags.ipynb 14
+# %% ../../nbs/03_parse/03_tags.ipynb 21
 class _CDATABlock(_Block):
     "A tag's block whose ends inside a closed `<![CDATA[...]]>` section are text: it ends at the first end after them."
     __slots__ = ('cdata_from', 'close_from')
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
+    def __init__(self, start, body_start, closers, stoppers, reader, name=None, ends=None):
+        _Block.__init__(self, start, body_start, closers, stoppers, reader, name, ends)
         self.cdata_from, self.close_from = self.body_start, None   # where to look for the next section; for its `]]>`
 
     def shift(self, count:int):
@@ -157,7 +286,7 @@ class _CDATABlock(_Block):
                 return scanner._finish_block(text, final, found)
             self.cdata_from, self.close_from = cdata, cdata + len(_CDATA_OPEN)
 
-# %% ../../nbs/03_parse/03_tags.ipynb 15
+# %% ../../nbs/03_parse/03_tags.ipynb 22
 _QUICK_BODY = 64   # a bare opener's body read without a block is shorter than this and holds no `<`
 _CALL_CHARS = re.compile(r'[{\[(=]')   # a bare `<tool_call>` body without any of these reads no call (see below)
 _HERMES_READERS = None   # the `<tool_call>` family's readers once all are declared: what `_reads_nothing` knows of them
@@ -181,6 +310,8 @@ def _empty_block(scanner, text:str, position:int, marker:str, stoppers:tuple, na
         position = stop   # the next step would open the same marker here, with nothing pending
     return (end, 'text', text[start:end]) if end > start else None
 
+_READ_AHEAD = object()   # `empty_reads` key: (family, marker, body, budget before, answer, budget after) of a body that reads
+
 def _reads_nothing(scanner, body:str, marker:str, name:str) -> bool:
     "Whether family `name` reads no call in the bare `marker`'s `body`, as an unclosed block; budget spent on a call is restored."
     if _CALL_CHARS.search(body) is None and _FAMILIES[name].readers == _HERMES_READERS: return True   # no JSON, call, pair
@@ -190,13 +321,16 @@ def _reads_nothing(scanner, body:str, marker:str, name:str) -> bool:
     reads_nothing = cache.get(key) if key is not None else None
     if reads_nothing is None:
         before = (budget.remaining, budget.attempts)
-        calls = _read(name, body, scanner, {}, marker)[1]
+        found = _read(name, body, scanner, {}, marker)
+        calls = found[1]
         reads_nothing = not calls or _bare_name(calls, body) or _all_refused(calls)
-        if not reads_nothing: budget.remaining, budget.attempts = before   # the block reads it again, as if first
+        if not reads_nothing:   # the block reads it, as if first: the answer is kept for it
+            cache[_READ_AHEAD] = (name, marker, body, before, found, (budget.remaining, budget.attempts))
+            budget.remaining, budget.attempts = before
         elif key is not None and (budget.remaining, budget.attempts) == before: cache[key] = True
     return reads_nothing
 
-# %% ../../nbs/03_parse/03_tags.ipynb 16
+# %% ../../nbs/03_parse/03_tags.ipynb 23
 def _markup_reader(label:str, bare_name:bool=False):
     "The reader of a `<tool_call>`-like tag whose body `_markup_body_calls` reads; a Hermes JSON body gets the format `label`."
     def read(body, scanner, attributes, opening):
@@ -221,7 +355,7 @@ _add_examples(
     },
 )
 
-# %% ../../nbs/03_parse/03_tags.ipynb 23
+# %% ../../nbs/03_parse/03_tags.ipynb 30
 def _seed_oss_reader(body, scanner, attributes, opening):
     found_format, calls = _markup_body_calls(body, attributes, scanner.budget)
     return ('seed_oss' if found_format in ('qwen3_coder', 'hermes') else found_format), calls
@@ -230,14 +364,14 @@ _register('seed_oss', _tag_markers('seed:tool_call'), _tag_opener('seed_oss', bl
 _add_examples('seed_oss', {'seed_oss': lambda name, arguments: f'<seed:tool_call>\n<function={name}>\n' + ''.join(
     f'<parameter={key}>{value}</parameter>\n' for key, value in arguments.items()) + '</function>\n</seed:tool_call>'})
 
-# %% ../../nbs/03_parse/03_tags.ipynb 26
+# %% ../../nbs/03_parse/03_tags.ipynb 33
 def _tool_calls_reader(body, scanner, attributes, opening):
     found_format, calls = _markup_body_calls(body, attributes, scanner.budget)
     return ('jamba' if found_format == 'hermes' else found_format), calls
 
 _register('jamba', _tag_markers('tool_calls'), _tag_opener('jamba'), reader=_tool_calls_reader)
 
-# %% ../../nbs/03_parse/03_tags.ipynb 29
+# %% ../../nbs/03_parse/03_tags.ipynb 36
 class _ParametersAfter:
     "The `<function parameter name=\"k\">v</function parameter>` elements after `<function_call>NAME</function_call>`."
     OPEN, CLOSE = '<function parameter', '</function parameter>'
@@ -283,7 +417,7 @@ class _ParametersAfter:
         call = _RawCall(self.name, self.arguments, text_keys=frozenset(self.arguments))
         return self.cursor, 'calls', ('xml', [call], self.start, None, self.cut)
 
-# %% ../../nbs/03_parse/03_tags.ipynb 30
+# %% ../../nbs/03_parse/03_tags.ipynb 37
 class _FunctionCallBlock(_CDATABlock):
     "A `<function_call>` block; when its body is a bare name, the parameter elements after it are read too."
     __slots__ = ()
@@ -304,15 +438,15 @@ _add_examples('xml', {
     'seed_name_then_parameters': lambda name, arguments: f'<function_call>{name}</function_call>' + ''.join(
         f'<function parameter name="{key}">{value}</function parameter>' for key, value in arguments.items())})
 
-# %% ../../nbs/03_parse/03_tags.ipynb 33
+# %% ../../nbs/03_parse/03_tags.ipynb 40
 def _invoke_calls(body:str, prefix:str, budget:_Budget, suffix:str='') -> list:
     """Calls in `<invoke name=...>` elements (`prefix` is e.g. '｜DSML｜' or 'steptml:'), each with its own span; a
     `suffix` the model wrote after a name (Muse Glimmer's `name="read<|message|>"`) is dropped from it."""
-    calls, spans = [], []
-    for attributes, inside in _elements(body, f'<{prefix}invoke', f'</{prefix}invoke>', _Finder(body), spans):
+    calls = []
+    for attributes, inside, span in _body_elements(body, f'<{prefix}invoke', f'</{prefix}invoke>'):
         name = _scan_attributes(attributes).get('name', '').strip()
         if suffix and name.endswith(suffix): name = name[:-len(suffix)].strip()
-        call = _named_call(name, inside, budget, prefix, spans[-1])
+        call = _named_call(name, inside, budget, prefix, span)
         if call is not None: calls.append(call)
     return calls
 
@@ -322,7 +456,11 @@ def _function_calls_reader(body, scanner, attributes, opening):
     return ('invoke' if found_format == 'hermes' else found_format), calls
 
 def _invoke_reader(body, scanner, attributes, opening):
-    return 'invoke', _invoke_calls(opening + body + '</invoke>', '', scanner.budget)
+    if '<invoke' in body or _CDATA_OPEN in body or opening.count('"') % 2:
+        return 'invoke', _invoke_calls(opening + body + '</invoke>', '', scanner.budget)
+    # the one element, `opening` to the `</invoke>` put after `body`, as `_invoke_calls` finds it
+    call = _named_call(attributes.get('name', '').strip(), body, scanner.budget, '', (0, len(opening) + len(body) + 9))
+    return 'invoke', [call] if call is not None else []
 
 def _minimax_reader(body, scanner, attributes, opening): return 'minimax', _invoke_calls(body, '', scanner.budget)
 
@@ -365,7 +503,7 @@ _add_examples(
 _add_examples('tool', {'seed_tool': lambda name, arguments: f'<tool name="{name}">' + ''.join(
     f'<{key}>{value}</{key}>' for key, value in arguments.items()) + '</tool>'}, fragments=('</tool_use>',))
 
-# %% ../../nbs/03_parse/03_tags.ipynb 38
+# %% ../../nbs/03_parse/03_tags.ipynb 45
 _DSML_PREFIXES = ('｜DSML｜', '|DSML|', 'DSML|', 'DSML')
 
 def _dsml_reader(body, scanner, attributes, opening):
@@ -386,7 +524,7 @@ _add_examples(
     },
 )
 
-# %% ../../nbs/03_parse/03_tags.ipynb 41
+# %% ../../nbs/03_parse/03_tags.ipynb 48
 def _bare_function_reader(body, scanner):
     calls = _function_calls(body, scanner.budget)
     if not (calls and all(call.text_keys for call in calls)): return 'functionary', calls
@@ -410,7 +548,7 @@ _add_examples('functionary', {
     'functionary_v31': lambda name, arguments: f'<function={name}>{json.dumps(arguments)}</function>',
     'functionary_named': lambda name, arguments: f'<function name="{name}">{json.dumps(arguments)}</function>'})
 
-# %% ../../nbs/03_parse/03_tags.ipynb 44
+# %% ../../nbs/03_parse/03_tags.ipynb 51
 _DSML_SPACED = '｜DSML｜ '
 
 def _dsml_spaced_reader(body, scanner, attributes, opening):
@@ -428,7 +566,7 @@ _add_examples(
     fragments=('<｜DSML｜ parameter name="x" string="false">',),
 )
 
-# %% ../../nbs/03_parse/03_tags.ipynb 47
+# %% ../../nbs/03_parse/03_tags.ipynb 54
 _GCML_PREFIXES = ('｜GCML｜', '|GCML|')
 
 def _gcml_reader(body, scanner, attributes, opening):
@@ -439,14 +577,14 @@ _register('gcml', tuple(marker for prefix in _GCML_PREFIXES for wrapper in ('too
 _add_examples('gcml', {'gcml': lambda name, arguments:
     f'<｜GCML｜tool_calls>\n{_invoke_example(name, arguments, "｜GCML｜")}\n</｜GCML｜tool_calls>'})
 
-# %% ../../nbs/03_parse/03_tags.ipynb 50
+# %% ../../nbs/03_parse/03_tags.ipynb 57
 _HUNYUAN_SUFFIX = ':opensource'
 
 def _hunyuan_calls(body:str, suffix:str='') -> list:
     "The calls of a Hunyuan `<tool_calls>` body (tags spelled with `suffix`), each with its own span."
-    calls, spans = [], []
-    for _, content in _elements(body, f'<tool_call{suffix}', f'</tool_call{suffix}>', _Finder(body), spans):
-        call = _pair_call(content, f'arg_key{suffix}', f'arg_value{suffix}', f'<tool_sep{suffix}>', spans[-1])
+    calls = []
+    for _, content, span in _body_elements(body, f'<tool_call{suffix}', f'</tool_call{suffix}>'):
+        call = _pair_call(content, f'arg_key{suffix}', f'arg_value{suffix}', f'<tool_sep{suffix}>', span)
         if call is not None: calls.append(call)
     return calls
 
@@ -478,7 +616,7 @@ _add_examples(
 _add_examples('jamba', {'hunyuan': _hunyuan_example,
                         'hunyuan_hy4': lambda name, arguments: _hunyuan_example(name, arguments, separator=False)})
 
-# %% ../../nbs/03_parse/03_tags.ipynb 53
+# %% ../../nbs/03_parse/03_tags.ipynb 60
 def _iquest_reader(body, scanner, attributes, opening):
     call = _pair_call(body)
     return 'iquest', [call] if call is not None else []
@@ -493,7 +631,7 @@ _add_examples(
     },
 )
 
-# %% ../../nbs/03_parse/03_tags.ipynb 56
+# %% ../../nbs/03_parse/03_tags.ipynb 63
 def _k2_horizon_body(body:str, budget:_Budget, span=None) -> list:
     stripped = body.strip()
     if stripped[:1] in ('{', '['):   # the JSON dialect
@@ -503,9 +641,9 @@ def _k2_horizon_body(body:str, budget:_Budget, span=None) -> list:
 
 def _k2_horizon_reader(body, scanner):
     if '<ifm|tool_call>' not in body: return 'k2_horizon', _k2_horizon_body(body, scanner.budget)
-    calls, spans = [], []
-    for _, content in _elements(body, '<ifm|tool_call', '</ifm|tool_call>', _Finder(body), spans):
-        calls.extend(_k2_horizon_body(content, scanner.budget, spans[-1]))
+    calls = []
+    for _, content, span in _body_elements(body, '<ifm|tool_call', '</ifm|tool_call>'):
+        calls.extend(_k2_horizon_body(content, scanner.budget, span))
     return 'k2_horizon', calls
 
 _register(
@@ -523,11 +661,11 @@ for think in ('think', 'think_fast', 'think_faster'):
     _register(f'k2_horizon_{think}', (f'<ifm|{think}>',), _reasoning_opener(f'</ifm|{think}>'))
 _register('k2_horizon_end', ('</ifm|tool_calls>', '</ifm|think>', '</ifm|think_fast>', '</ifm|think_faster>'), _hidden)
 
-# %% ../../nbs/03_parse/03_tags.ipynb 59
+# %% ../../nbs/03_parse/03_tags.ipynb 66
 _add_examples('functionary', {'minicpm5': lambda name, arguments: f'<function name="{name}">' + ''.join(
     f'<param name="{key}">{value}</param>' for key, value in arguments.items()) + '</function>'})
 
-# %% ../../nbs/03_parse/03_tags.ipynb 62
+# %% ../../nbs/03_parse/03_tags.ipynb 69
 _MINIMAX_NS = ']<]minimax[>['
 _NESTING_LIMIT = 32
 def _element_tree(content:str, depth:int=0):
@@ -542,16 +680,16 @@ def _element_tree(content:str, depth:int=0):
     return fields
 
 def _minimax_m3_reader(body, scanner):
-    calls, spans = [], []
-    for inside, content in _elements(body, f'{_MINIMAX_NS}<invoke', f'{_MINIMAX_NS}</invoke>', _Finder(body), spans):
+    calls = []
+    for inside, content, span in _body_elements(body, f'{_MINIMAX_NS}<invoke', f'{_MINIMAX_NS}</invoke>'):
         name = _scan_attributes(inside).get('name', '').strip()
         if not _valid_name(name): continue
         content = content.replace(_MINIMAX_NS, '').strip()
-        children = _child_elements(content)
+        children = _child_elements(content) if '/' in content else []   # a child needs `</` or `/>`: none without `/`
         if content and not children:
             calls.append(
                 _RawCall(
-                    name, None, span=spans[-1], reason=f'the arguments of {name!r} are not one element per argument'
+                    name, None, span=span, reason=f'the arguments of {name!r} are not one element per argument'
                 )
             )
             continue
@@ -560,9 +698,9 @@ def _minimax_m3_reader(body, scanner):
         try:
             for tag, _, child in children: _add_argument(arguments, tag, _element_tree(child, 1), repeated)
         except _NotJSON as error:
-            calls.append(_RawCall(name, None, span=spans[-1], reason=f'the arguments of {name!r}: {error}')); continue
+            calls.append(_RawCall(name, None, span=span, reason=f'the arguments of {name!r}: {error}')); continue
         # every leaf is text: typed by the schema
-        calls.append(_RawCall(name, arguments, text_keys=frozenset(arguments), span=spans[-1]))
+        calls.append(_RawCall(name, arguments, text_keys=frozenset(arguments), span=span))
     return 'minimax_m3', calls
 
 def _open_minimax_m3(scanner, text, position, marker, final):
@@ -589,7 +727,7 @@ def _open_minimax_m3(scanner, text, position, marker, final):
     return after, 'hidden', None
 _register('minimax_m3', (_MINIMAX_NS,), _open_minimax_m3)
 
-# %% ../../nbs/03_parse/03_tags.ipynb 63
+# %% ../../nbs/03_parse/03_tags.ipynb 70
 _add_examples(
     'minimax_m3',
     {
@@ -600,14 +738,14 @@ _add_examples(
     fragments=(']<]minimax[>[<tool_call>', ']<]minimax[>[<invoke name="a">', '<item>', '</item>'),
 )
 
-# %% ../../nbs/03_parse/03_tags.ipynb 66
+# %% ../../nbs/03_parse/03_tags.ipynb 73
 _register(
     'longcat', _tag_markers('longcat_tool_call'), _tag_opener('longcat', preview=True), reader=_markup_reader('longcat')
 )
 _add_examples('longcat', {'longcat': lambda name, arguments:
     f'<longcat_tool_call>\n{_json_call(name, arguments)}\n</longcat_tool_call>'})
 
-# %% ../../nbs/03_parse/03_tags.ipynb 69
+# %% ../../nbs/03_parse/03_tags.ipynb 76
 def _longcat_pairs_reader(body, scanner, attributes, opening):
     stripped = body.strip()
     if stripped[:1] in ('{', '[', '<'): return None   # JSON, or elements: the generic reader's
@@ -621,7 +759,7 @@ _add_examples('longcat', {'longcat_pairs': lambda name, arguments: f'<longcat_to
     f'<longcat_arg_key>{key}</longcat_arg_key><longcat_arg_value>{value}</longcat_arg_value>'
     for key, value in arguments.items()) + '</longcat_tool_call>'})
 
-# %% ../../nbs/03_parse/03_tags.ipynb 72
+# %% ../../nbs/03_parse/03_tags.ipynb 79
 _CWM_CLOSE = '</tool>'
 
 def _cwm_reader(label:str):
@@ -656,7 +794,7 @@ _add_examples(
     fragments=('<tool: ', '<tool: function>\n', '<tool: a>\n', '<tool: a'),
 )
 
-# %% ../../nbs/03_parse/03_tags.ipynb 75
+# %% ../../nbs/03_parse/03_tags.ipynb 82
 # spaces, then a (dotted) name and `(`; only ever `match`ed
 _CALL_HEAD = re.compile(r'[ \t\r\n]*([^\W\d][\w.]{0,127})\(')
 
@@ -684,7 +822,7 @@ _add_examples(
     fragments=('<function_calls>a(x=1)\n', 'b(y=2)\n'),
 )
 
-# %% ../../nbs/03_parse/03_tags.ipynb 78
+# %% ../../nbs/03_parse/03_tags.ipynb 85
 _SPACES = re.compile(r'[ \t\r\n]*')
 
 def _json_lines(body:str) -> list|None:
@@ -716,7 +854,7 @@ _add_examples(
     fragments=('{"name": "a", "arguments": {}}\n',),
 )
 
-# %% ../../nbs/03_parse/03_tags.ipynb 81
+# %% ../../nbs/03_parse/03_tags.ipynb 88
 def _dots_reader(body, scanner, attributes, opening):
     stripped = body.strip()
     if '<invoke' in stripped: return 'dots', _invoke_calls(body, '', scanner.budget)
@@ -733,12 +871,12 @@ _add_examples(
     },
 )
 
-# %% ../../nbs/03_parse/03_tags.ipynb 84
+# %% ../../nbs/03_parse/03_tags.ipynb 91
 _register('nemotron', _tag_markers('TOOLCALL'), _tag_opener('nemotron'), reader=_markup_reader('nemotron'))
 _add_examples('nemotron', {'nemotron': lambda name, arguments:
     f'<TOOLCALL>{json.dumps([{"name": name, "arguments": arguments}])}</TOOLCALL>'})
 
-# %% ../../nbs/03_parse/03_tags.ipynb 87
+# %% ../../nbs/03_parse/03_tags.ipynb 94
 def _is_definition(item) -> bool:
     "Whether a JSON object describes a tool (a description, or a parameters schema) rather than calling one."
     if not isinstance(item, dict): return False
@@ -763,7 +901,7 @@ _add_examples(
     'qwen25_coder', {'qwen25_coder': lambda name, arguments: f'<tools>\n{_json_call(name, arguments)}\n</tools>'}
 )
 
-# %% ../../nbs/03_parse/03_tags.ipynb 90
+# %% ../../nbs/03_parse/03_tags.ipynb 97
 # Bounded runs, and the JSON is only looked for at the end (`(?=\{)`): one short match at the start of a body.
 _NAME_THEN_JSON = re.compile(
     r'(function[ \t]*\r?\n[ \t]*)?([^\W\d][\w.\-/]{0,127})[ \t]{0,64}(>?)[ \t\r\n]{0,64}(?=\{)'
@@ -795,7 +933,7 @@ _add_examples(
     fragments=('<tool_call>a{', '<tool_call>function\na\n', '<tool_call>a>'),
 )
 
-# %% ../../nbs/03_parse/03_tags.ipynb 93
+# %% ../../nbs/03_parse/03_tags.ipynb 100
 # one `key=value` word after spaces: a quoted value runs to its quote on the same line, a bare one to the next space
 _WORD_PAIR = re.compile(r'[ \t\r\n]+([^\W\d][\w.-]{0,127})=("[^"\n]*"|\'[^\'\n]*\'|[^\s"\'<>]+)')
 _WORD_NAME = re.compile(r'[ \t\r\n]*([^\W\d][\w.\-/]{0,127})(?=[ \t\r\n])')
@@ -816,7 +954,7 @@ _add_reader('hermes', 30, _word_pairs_reader)
 _add_examples('hermes', {'glm47_words': lambda name, arguments: f'<tool_call>{name} ' + ' '.join(
     f'{key}="{value}"' for key, value in arguments.items()) + '</tool_call>'}, fragments=('<tool_call>a x=1', ' y="a b"'))
 
-# %% ../../nbs/03_parse/03_tags.ipynb 96
+# %% ../../nbs/03_parse/03_tags.ipynb 103
 _HERMES_END = _ends(('</tool_call>', '</tool_calls>'), ('<tool_call>', '<tool_call '))[0]   # a bare block's ends
 # The readers whose answers the shortcut (and `_reads_nothing`) know: on a body with no `{`, `[`, `(` or `=` (and
 # no `<`, which ends a bare opener's body), TeleChat's pairs, name+JSON and GLM-4.7's words find nothing, and the
@@ -851,7 +989,7 @@ def _hermes_message(text:str, tools):
     return ParseResult((call,), True, False, (), text[:start] + text[end:], '', ())
 _SHORTCUTS.append(_hermes_message)
 
-# %% ../../nbs/03_parse/03_tags.ipynb 99
+# %% ../../nbs/03_parse/03_tags.ipynb 106
 def _steptml_toolcall_reader(body, scanner, attributes, opening):
     return 'step3', _invoke_calls(body, 'steptml:', scanner.budget)
 
@@ -878,7 +1016,7 @@ _add_examples(
     },
 )
 
-# %% ../../nbs/03_parse/03_tags.ipynb 102
+# %% ../../nbs/03_parse/03_tags.ipynb 109
 def _laguna_user_reader(body, scanner):
     stripped = body.strip()
     if stripped.startswith('<tool_call>'):   # the call's own element inside the user turn, and nothing after it
