@@ -52,12 +52,14 @@ async def timed_calls(client, name:str, arguments:dict, count:int, expect) -> li
     return times
 
 
-async def alternate(clients:dict, name:str, arguments:dict, expect:str, calls:int, block:int=50) -> dict:
-    "Median ms per client, timed in alternating blocks of `block` calls after a warm-up."
-    samples = {label: [] for label in clients}
-    for client in clients.values(): await timed_calls(client, name, arguments, 30, expect)
+async def alternate(clients:dict, name:str, arguments:dict, expect:str, calls:int, block:int=50, requests:dict|None=None) -> dict:
+    """Median ms per client, timed in alternating blocks of `block` calls after a warm-up; `requests`: label -> (name,
+    arguments, expect) for clients that are sent another call."""
+    samples, requests = {label: [] for label in clients}, requests or {}
+    asked = {label: requests.get(label, (name, arguments, expect)) for label in clients}
+    for label, client in clients.items(): await timed_calls(client, *asked[label][:2], 30, asked[label][2])
     for _ in range(max(1, calls // block)):
-        for label, client in clients.items(): samples[label] += await timed_calls(client, name, arguments, block, expect)
+        for label, client in clients.items(): samples[label] += await timed_calls(client, *asked[label][:2], block, asked[label][2])
     return {label: statistics.median(times) for label, times in samples.items()}
 
 
@@ -121,12 +123,14 @@ async def measure(calls:int) -> list:
         async with Client(mcp_server([add])) as ours, Client(sdk_server) as sdk:
             in_process_ms = await alternate({'ours': ours, 'sdk': sdk}, 'add', {'a': 2, 'b': 3}, '5', calls)
         async with Client(stdio(folder, PYTHON)) as interpreter, Client(stdio(folder, SDK)) as sdk:
-            python_ms = (await alternate({'python': interpreter}, 'python', {'code': '1+1'}, '2', calls))['python']
-            mcp_floor_ms = (await alternate({'sdk': sdk}, 'add', {'a': 2, 'b': 3}, '5', calls))['sdk']
+            both = await alternate({'python': interpreter, 'sdk': sdk}, 'python', {'code': '1+1'}, '2', calls,
+                                   requests={'sdk': ('add', {'a': 2, 'b': 3}, '5')})
+            python_ms, mcp_floor_ms = both['python'], both['sdk']
         with http_server(folder, PYTHON_HTTP) as python_url, http_server(folder, SDK_HTTP) as sdk_url:
             async with Client(python_url, mode='legacy') as interpreter, Client(sdk_url, mode='legacy') as sdk:
-                python_http_ms = (await alternate({'python': interpreter}, 'python', {'code': '1+1'}, '2', calls))['python']
-                sdk_http_ms = (await alternate({'sdk': sdk}, 'add', {'a': 2, 'b': 3}, '5', calls))['sdk']
+                both = await alternate({'python': interpreter, 'sdk': sdk}, 'python', {'code': '1+1'}, '2', calls,
+                                       requests={'sdk': ('add', {'a': 2, 'b': 3}, '5')})
+                python_http_ms, sdk_http_ms = both['python'], both['sdk']
         with Sandbox() as sandbox:
             sandbox.run('1+1')
             direct = []
