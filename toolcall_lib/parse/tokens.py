@@ -269,11 +269,12 @@ def _xtml_parts(body:str, opener:str, closer:str):
         if header_end == -1: return
         content_start = header_end + len(_XTML_SEP)
         close, following = finder.find(closer, content_start), finder.find(opener, content_start)
-        stop = min(at for at in (close, following, len(body)) if at != -1)
+        stop = len(body) if close == -1 else close
+        if following != -1 and following < stop: stop = following
         end = stop + len(closer) if stop == close else stop
-        attributes = {
-            key: html.unescape(value) for key, value in _scan_attributes(body[start + len(opener) : header_end]).items()
-        }
+        header = body[start + len(opener) : header_end]
+        attributes = _scan_attributes(header)
+        if '&' in header: attributes = {key: html.unescape(value) for key, value in attributes.items()}
         yield attributes, body[content_start:stop], start, end
         position = end
 
