@@ -95,16 +95,26 @@ def _bare_slot(text:str, colon:int, key_start:int, key_end:int) -> bool:
     while end < len(text) and end - start < 64 and text[end] in _KEY_CHARS: end += 1
     return end > start and not text[start].isdigit() and text[start:end] not in _LITERAL_WORDS
 
-# the last character of a JSON text: a value's own last one, or the white space JSON allows after it
+# the last character of a JSON text: a value's own last one, or the white space JSON allows after it; and the last
+# characters an object or a list may have
 _JSON_LAST = frozenset('}]"0123456789el \t\r\n')
+_JSON_CLOSED = {'{': frozenset('} \t\r\n'), '[': frozenset('] \t\r\n')}
+def _may_be_json(text:str) -> bool:
+    "False when `json.loads(text)` surely fails: a last character no JSON ends with, an object or list not closed at the end."
+    last = text[-1:]
+    return last in _JSON_LAST and last in _JSON_CLOSED.get(text[:1], last)
+
+def _repair_spent(text:str, budget:_Budget) -> bool:
+    "Whether `_loads` would not hand the stripped `text` to json-repair for want of budget (or for its length)."
+    return budget.attempts <= 0 or len(text) > min(REPAIR_LIMIT, budget.remaining)
+
 def _loads(text:str, budget:_Budget):
     "Decode JSON, repairing it when needed, affordable and safe; `_FAILED` when that does not work."
-    if text[-1:] in _JSON_LAST:   # any other last character (`{`, `,`, a letter) fails `json.loads`: not tried
+    if _may_be_json(text):
         try: return _json(text)
         except (ValueError, RecursionError): pass
     stripped = text.strip()
-    if (not stripped or len(stripped) > REPAIR_LIMIT or len(stripped) > budget.remaining or budget.attempts <= 0
-            or not _repairable(stripped)): return _FAILED
+    if not stripped or _repair_spent(stripped, budget) or not _repairable(stripped): return _FAILED
     # the safety check below is charged too: hostile text cannot make it the bottleneck either
     budget.remaining -= len(stripped); budget.attempts -= 1
     if _repair_would_invent(stripped): return _FAILED

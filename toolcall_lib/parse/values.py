@@ -5,8 +5,8 @@
 # %% ../../nbs/03_parse/05_values.ipynb 2
 from __future__ import annotations
 import json, re
-from toolcall_lib.parse.payloads import (_FAILED, _RawCall, _calls_from_payload, _identifier_end, _loads, _skip_space,
-    _valid_name)
+from .payloads import (_FAILED, _RawCall, _calls_from_payload, _identifier_end, _loads, _may_be_json,
+    _repair_spent, _skip_space, _valid_name)
 from toolcall_lib.parse.core import (_Block, _PASS, _Value, _add_examples, _add_reader, _json_call, _readers_open,
     _register)
 
@@ -127,8 +127,9 @@ def _command_r_reader(body, scanner):
     value = _loads(body.strip(), scanner.budget)
     return 'command_r', _calls_from_payload(value) if value is not _FAILED else []
 
-def _fenced_call_opener(reader):
-    "`open` for a marker then a fenced JSON block (```` ``` ```` or ```` ```json ````) that is the call; `reader(body, scanner)`."
+def _fenced_call_opener(reader, fenced_format:str):
+    """`open` for a marker then a fenced JSON block (```` ``` ```` or ```` ```json ````) that is the call, of the format
+    `fenced_format`; `reader(body, scanner)`."""
     def open(scanner, text, position, marker, final):
         cursor = _skip_space(text, position + len(marker), final)
         if cursor is None: return None
@@ -138,11 +139,27 @@ def _fenced_call_opener(reader):
         line_end = text.find('\n', cursor, cursor + 32)
         if line_end == -1: return None if not final and len(text) - cursor < 32 else False
         if text[cursor + 3:line_end].strip() not in ('', 'json'): return False
+        if (segment := _unread_fence(scanner, text, position, marker, line_end + 1, fenced_format)) is not None: return segment
         scanner.pending = _Block(position, line_end + 1, ('```',), (marker,), reader)
         return scanner._finish_block(text, final)
     return open
 
-_register('command_r', ('Action:',), _fenced_call_opener(_command_r_reader))
+def _unread_fence(scanner, text, position, marker, body_start, found_format):
+    """The segment of a fenced block whose body cannot read as a call, found without opening it: its end is found and
+    json-repair's budget is spent, so its reader would take the body to `json.loads` alone, which surely fails. None
+    when it cannot be decided so (a body that may decode, repair still on hand, no end yet)."""
+    close, stop = scanner.find(text, '```', body_start), scanner.find(text, marker, body_start)
+    if close == -1 and stop == -1: return None
+    closed = close != -1 and (stop == -1 or close < stop)
+    end = close if closed else stop
+    body = text[body_start:end].strip()
+    if not body and not closed: return end, 'text', text[position:end]
+    if _may_be_json(body) or not _repair_spent(body, scanner.budget): return None
+    if not closed: return end, 'text', text[position:end]
+    if not body: return end + 3, 'markup', None
+    return end + 3, 'rejected', (found_format, '', f'a {found_format} block whose body does not read as a call', position)
+
+_register('command_r', ('Action:',), _fenced_call_opener(_command_r_reader, 'command_r'))
 _add_examples(
     'command_r',
     {
@@ -188,7 +205,7 @@ def _rwkv_reader(body, scanner):
     value = _loads(body.strip(), scanner.budget) if body.strip() else _FAILED
     return 'rwkv', _calls_from_payload(value) if value is not _FAILED else []
 
-_register('rwkv', ('**Tool Call:**',), _fenced_call_opener(_rwkv_reader))
+_register('rwkv', ('**Tool Call:**',), _fenced_call_opener(_rwkv_reader, 'rwkv'))
 _add_examples(
     'rwkv',
     {
