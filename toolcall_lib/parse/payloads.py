@@ -4,7 +4,7 @@
 
 # %% ../../nbs/03_parse/00_payloads.ipynb 2
 from __future__ import annotations
-import ast, html, json, re, sys
+import ast, heapq, html, json, re, sys
 from dataclasses import dataclass
 from typing import Any
 import json_repair
@@ -352,19 +352,21 @@ class _Finder:
         return result
 
     def first(self, literals:tuple, start:int) -> tuple:
-        "(position, literal) of the first of `literals` to occur from `start` on (the first listed at one place), or (-1, None)."
-        searched = self.found.get(literals)   # remembered as a whole: one look-up, not one per literal
-        if searched is not None:
-            searched_from, result = searched
-            if searched_from <= start and (result[0] == -1 or result[0] >= start): return result
-        found, best, first = self.found, -1, None
-        for literal in literals:   # `find` written out: a method call per literal costs more than its look-up
-            searched = found.get(literal)
-            if searched is not None and searched[0] <= start and (searched[1] == -1 or searched[1] >= start): at = searched[1]
-            else: at = self.text.find(literal, start); found[literal] = (start, at)
-            if at != -1 and (best == -1 or at < best): best, first = at, literal
-        found[literals] = (start, (best, first))
-        return best, first
+        """(position, literal) of the first of `literals` to occur from `start` on (the first listed at one place), or
+        (-1, None). The next place of each literal is kept in a heap: only the literals `start` moved past are looked for
+        again, so a run of one marker costs one `str.find` each, not one per literal."""
+        state = self.found.get(literals)   # [the last start, heap of (position, index in literals, literal)]
+        if state is None or state[0] > start:
+            heap = [(at, index, literal) for index, literal in enumerate(literals) if (at := self.text.find(literal, start)) != -1]
+            heapq.heapify(heap)
+            state = self.found[literals] = [start, heap]
+        heap, state[0] = state[1], start
+        while heap and heap[0][0] < start:
+            _, index, literal = heap[0]
+            at = self.text.find(literal, start)
+            if at == -1: heapq.heappop(heap)
+            else: heapq.heapreplace(heap, (at, index, literal))
+        return (heap[0][0], heap[0][2]) if heap else (-1, None)
 
 # %% ../../nbs/03_parse/00_payloads.ipynb 30
 _KEY_START, _NON_SPACE, _SPACE_AT = re.compile(r'[^\s/]'), re.compile(r'\S'), re.compile(r'\s')

@@ -189,6 +189,8 @@ def _open_harmony(scanner, text, position, marker, final):
     after = position + len(marker)
     # ` to=NAME` where the prompt wrote `<|start|>assistant`: a recipient and then a special token, or prose
     if marker == 'to=':
+        # one-shot, no `<|` within the window: whatever ends the recipient, no special token follows it
+        if final and text.find('<|', after, after + 258) == -1: return False
         found = _RECIPIENT_END.search(text, after, after + 257)
         if found is None: return None if not final and len(text) - after < 257 else False
         end = found.start()
@@ -422,6 +424,10 @@ _GEMMA_BARE_END = re.compile(
 # a bare key: up to the next character no key holds (one greedy run, no backtracking); the caller checks for `:`
 _GEMMA_KEY = re.compile(r'[^,:{}\[\]"\'<>\n]{1,256}')
 class _GemmaError(ValueError): "A Gemma 4 call that does not read."
+_SPACES = (' ', '\t', '\r', '\n')
+def _gemma_space(text:str, position:int) -> int:
+    "Where the white space at `position` ends: `_GEMMA_SPACE`'s match, tried only when a space is there."
+    return _GEMMA_SPACE.match(text, position).end() if text.startswith(_SPACES, position) else position
 
 def _quote_end(text:str, position:int, quote:str) -> int:
     "Where the `quote` that closes a string opened before `position` is (one not escaped by a backslash); -1 when none."
@@ -445,7 +451,7 @@ def _gemma_key(text:str, position:int, quote:str=_GEMMA_QUOTE) -> tuple:
         key = found.group().strip() if found is not None else ''
         if not key or not _valid_name(key): raise _GemmaError(f'no key at {_short(text[position:position + 20])}')
         position = found.end()
-    position = _GEMMA_SPACE.match(text, position).end()
+    position = _gemma_space(text, position)
     if not text.startswith(':', position): raise _GemmaError(f'no colon after the key {key!r}')
     return key, position + 1
 
@@ -485,7 +491,7 @@ def _gemma_value(text:str, position:int, depth:int=0, quote:str=_GEMMA_QUOTE, re
                  listed:bool=False) -> tuple:
     "(value, position after it) of the Gemma 4 value at `position`; `quote` delimits strings; `repairs` collects repairs."
     repairs = [] if repairs is None else repairs
-    position = _GEMMA_SPACE.match(text, position).end()
+    position = _gemma_space(text, position)
     if text.startswith(quote, position): return _gemma_string(text, position, quote, repairs)
     opener = text[position:position + 1]
     if opener not in ('{', '['):
@@ -493,7 +499,7 @@ def _gemma_value(text:str, position:int, depth:int=0, quote:str=_GEMMA_QUOTE, re
         return _gemma_scalar(text, position, quote, repairs, listed)
     if depth >= _NESTING_LIMIT: raise _GemmaError('values nested too deeply')
     closer, items = ('}', {}) if opener == '{' else (']', [])
-    position = _GEMMA_SPACE.match(text, position + 1).end()
+    position = _gemma_space(text, position + 1)
     if text.startswith(closer, position): return items, position + 1
     while True:
         if opener == '{':
@@ -502,12 +508,12 @@ def _gemma_value(text:str, position:int, depth:int=0, quote:str=_GEMMA_QUOTE, re
         else:
             item, position = _gemma_value(text, position, depth + 1, quote, repairs, listed=True)
             items.append(item)
-        position = _GEMMA_SPACE.match(text, position).end()
+        position = _gemma_space(text, position)
         if text.startswith(closer, position): return items, position + 1
         if position >= len(text) and repairs and depth == 0: return items, position   # closed where the text ended
         if not text.startswith(',', position):
             raise _GemmaError(f'expected , or {closer} at {_short(text[position:position + 20])}')
-        position = _GEMMA_SPACE.match(text, position + 1).end()
+        position = _gemma_space(text, position + 1)
 
 # %% ../../nbs/03_parse/04_tokens.ipynb 45
 def _gemma_calls(body:str, found_format:str, quote:str=_GEMMA_QUOTE) -> tuple:
@@ -522,7 +528,7 @@ def _gemma_calls(body:str, found_format:str, quote:str=_GEMMA_QUOTE) -> tuple:
             break
         try:
             arguments, end = _gemma_value(body, brace, quote=quote)
-            following = _GEMMA_SPACE.match(body, end).end()
+            following = _gemma_space(body, end)
             if following < len(body) and not body.startswith('call:', following):
                 raise _GemmaError(f'text after the arguments: {_short(body[following:following + 20])}')
         except _GemmaError as error:
