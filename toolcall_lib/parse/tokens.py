@@ -264,16 +264,17 @@ _register('apertus_end', ('<|tools_suffix|>',), _hidden)
 _XTML_SEP, _XTML_CALL, _XTML_CALL_END = '<|sep|>', '<|open|>call', '<|close|>call<|sep|>'
 _XTML_ARGUMENT, _XTML_ARGUMENT_END = '<|open|>argument', '<|close|>argument<|sep|>'
 def _xtml_parts(body:str, opener:str, closer:str):
-    "Yield (attributes, content, start, end) of each `opener attributes<|sep|>content closer` in `body`."
-    position, finder = 0, _Finder(body)
-    while (start := finder.find(opener, position)) != -1:
+    """Yield (attributes, content, start, end) of each `opener attributes<|sep|>content closer` in `body`; a part not
+    closed before the next opener ends there. The closer is looked for only up to the next opener: linear, no memo."""
+    position = 0
+    while (start := body.find(opener, position)) != -1:
         header_end = body.find(_XTML_SEP, start, start + 1024)
         if header_end == -1: return
         content_start = header_end + len(_XTML_SEP)
-        close, following = finder.find(closer, content_start), finder.find(opener, content_start)
-        stop = len(body) if close == -1 else close
-        if following != -1 and following < stop: stop = following
-        end = stop + len(closer) if stop == close else stop
+        following = body.find(opener, content_start)
+        close = body.find(closer, content_start, len(body) if following == -1 else following)
+        if close != -1: stop, end = close, close + len(closer)
+        else: stop = end = len(body) if following == -1 else following
         header = body[start + len(opener) : header_end]
         attributes = _scan_attributes(header)
         if '&' in header: attributes = {key: html.unescape(value) for key, value in attributes.items()}
@@ -643,18 +644,20 @@ _SOLAR_CALL, _SOLAR_CALL_END = '<|tool_call:start|>', '<|tool_call:end|>'
 _SOLAR_ARG, _SOLAR_VALUE, _SOLAR_ARG_END = '<|tool_arg:start|>', '<|tool_arg:value|>', '<|tool_arg:end|>'
 
 def _solar_open_reader(body, scanner):
-    finder = _Finder(body)
-    name_end = min(at for at in (body.find('\n'), finder.find('<|', 0), len(body)) if at != -1)
+    newline, token, length = body.find('\n'), body.find('<|'), len(body)
+    name_end = min(newline if newline != -1 else length, token if token != -1 else length)
     name = body[:name_end].strip()
     if not _valid_name(name, spaces=False): return 'solar_open', []
     arguments, repeated, position = {}, set(), name_end
-    while (start := finder.find(_SOLAR_ARG, position)) != -1:
-        following = finder.find(_SOLAR_ARG, start + len(_SOLAR_ARG))
-        key_end = finder.find(_SOLAR_VALUE, start)
-        if key_end == -1 or (following != -1 and key_end > following):
+    while (start := body.find(_SOLAR_ARG, position)) != -1:
+        # each argument's markers are looked for only up to the next argument: linear, no memo
+        following = body.find(_SOLAR_ARG, start + len(_SOLAR_ARG))
+        limit = length if following == -1 else following
+        key_end = body.find(_SOLAR_VALUE, start, limit)
+        if key_end == -1:
             return 'solar_open', [_RawCall(name, None, reason=f'an argument of {name!r} has no {_SOLAR_VALUE}')]
-        value_end = finder.find(_SOLAR_ARG_END, key_end)
-        stop = min(at for at in (value_end, following, len(body)) if at != -1)
+        value_end = body.find(_SOLAR_ARG_END, key_end, limit)
+        stop = limit if value_end == -1 else value_end
         _add_argument(
             arguments,
             body[start + len(_SOLAR_ARG) : key_end].strip(),
