@@ -357,7 +357,8 @@ class _Finder:
         again, so a run of one marker costs one `str.find` each, not one per literal."""
         state = self.found.get(literals)   # [the last start, heap of (position, index in literals, literal)]
         if state is None or state[0] > start:
-            heap = [(at, index, literal) for index, literal in enumerate(literals) if (at := self.text.find(literal, start)) != -1]
+            heap = [(at, index, literal) for index, literal in enumerate(literals)
+                    if (at := self.text.find(literal, start)) != -1]
             heapq.heapify(heap)
             state = self.found[literals] = [start, heap]
         heap, state[0] = state[1], start

@@ -152,7 +152,8 @@ def _fenced_call_opener(reader, fenced_format:str):
         if end[1] != 'text': return end
         end = end[0]   # prose: so is each unread block right after it, opened here as the scanner would open it next
         while text.startswith(marker, end) and (following := _fence_body(text, end, marker, final)):
-            if (after := _unread_fence(scanner, text, end, marker, following, fenced_format)) is None or after[1] != 'text': break
+            after = _unread_fence(scanner, text, end, marker, following, fenced_format)
+            if after is None or after[1] != 'text': break
             end = after[0]
         return end, 'text', text[position:end]
     return open
