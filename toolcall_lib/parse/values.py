@@ -150,11 +150,16 @@ def _fenced_call_opener(reader, fenced_format:str):
             scanner.pending = _Block(position, body_start, ('```',), (marker,), reader)
             return scanner._finish_block(text, final)
         if end[1] != 'text': return end
-        end = end[0]   # prose: so is each unread block right after it, opened here as the scanner would open it next
-        while text.startswith(marker, end) and (following := _fence_body(text, end, marker, final)):
-            after = _unread_fence(scanner, text, end, marker, following, fenced_format)
+        unit, end = text[position:end[0]], end[0]
+        # prose: so is each unread block right after it, opened here as the scanner would open it next
+        while text.startswith(marker, end):
+            if text.startswith(unit, end) and text.startswith(marker, end + len(unit)):   # the same block again
+                end += len(unit)
+                continue
+            following = _fence_body(text, end, marker, final)
+            after = _unread_fence(scanner, text, end, marker, following, fenced_format) if following else None
             if after is None or after[1] != 'text': break
-            end = after[0]
+            unit, end = text[end:after[0]], after[0]
         return end, 'text', text[position:end]
     return open
 
