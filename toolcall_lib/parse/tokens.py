@@ -189,6 +189,8 @@ def _open_harmony(scanner, text, position, marker, final):
     after = position + len(marker)
     # ` to=NAME` where the prompt wrote `<|start|>assistant`: a recipient and then a special token, or prose
     if marker == 'to=':
+        # one-shot, no `<|` within the window: whatever ends the recipient, no special token follows it
+        if final and text.find('<|', after, after + 258) == -1: return False
         found = _RECIPIENT_END.search(text, after, after + 257)
         if found is None: return None if not final and len(text) - after < 257 else False
         end = found.start()
@@ -262,18 +264,20 @@ _register('apertus_end', ('<|tools_suffix|>',), _hidden)
 _XTML_SEP, _XTML_CALL, _XTML_CALL_END = '<|sep|>', '<|open|>call', '<|close|>call<|sep|>'
 _XTML_ARGUMENT, _XTML_ARGUMENT_END = '<|open|>argument', '<|close|>argument<|sep|>'
 def _xtml_parts(body:str, opener:str, closer:str):
-    "Yield (attributes, content, start, end) of each `opener attributes<|sep|>content closer` in `body`."
-    position, finder = 0, _Finder(body)
-    while (start := finder.find(opener, position)) != -1:
+    """Yield (attributes, content, start, end) of each `opener attributes<|sep|>content closer` in `body`; a part not
+    closed before the next opener ends there. The closer is looked for only up to the next opener: linear, no memo."""
+    position = 0
+    while (start := body.find(opener, position)) != -1:
         header_end = body.find(_XTML_SEP, start, start + 1024)
         if header_end == -1: return
         content_start = header_end + len(_XTML_SEP)
-        close, following = finder.find(closer, content_start), finder.find(opener, content_start)
-        stop = min(at for at in (close, following, len(body)) if at != -1)
-        end = stop + len(closer) if stop == close else stop
-        attributes = {
-            key: html.unescape(value) for key, value in _scan_attributes(body[start + len(opener) : header_end]).items()
-        }
+        following = body.find(opener, content_start)
+        close = body.find(closer, content_start, len(body) if following == -1 else following)
+        if close != -1: stop, end = close, close + len(closer)
+        else: stop = end = len(body) if following == -1 else following
+        header = body[start + len(opener) : header_end]
+        attributes = _scan_attributes(header)
+        if '&' in header: attributes = {key: html.unescape(value) for key, value in attributes.items()}
         yield attributes, body[content_start:stop], start, end
         position = end
 
@@ -421,6 +425,10 @@ _GEMMA_BARE_END = re.compile(
 # a bare key: up to the next character no key holds (one greedy run, no backtracking); the caller checks for `:`
 _GEMMA_KEY = re.compile(r'[^,:{}\[\]"\'<>\n]{1,256}')
 class _GemmaError(ValueError): "A Gemma 4 call that does not read."
+_SPACES = (' ', '\t', '\r', '\n')
+def _gemma_space(text:str, position:int) -> int:
+    "Where the white space at `position` ends: `_GEMMA_SPACE`'s match, tried only when a space is there."
+    return _GEMMA_SPACE.match(text, position).end() if text.startswith(_SPACES, position) else position
 
 def _quote_end(text:str, position:int, quote:str) -> int:
     "Where the `quote` that closes a string opened before `position` is (one not escaped by a backslash); -1 when none."
@@ -444,7 +452,7 @@ def _gemma_key(text:str, position:int, quote:str=_GEMMA_QUOTE) -> tuple:
         key = found.group().strip() if found is not None else ''
         if not key or not _valid_name(key): raise _GemmaError(f'no key at {_short(text[position:position + 20])}')
         position = found.end()
-    position = _GEMMA_SPACE.match(text, position).end()
+    position = _gemma_space(text, position)
     if not text.startswith(':', position): raise _GemmaError(f'no colon after the key {key!r}')
     return key, position + 1
 
@@ -484,7 +492,7 @@ def _gemma_value(text:str, position:int, depth:int=0, quote:str=_GEMMA_QUOTE, re
                  listed:bool=False) -> tuple:
     "(value, position after it) of the Gemma 4 value at `position`; `quote` delimits strings; `repairs` collects repairs."
     repairs = [] if repairs is None else repairs
-    position = _GEMMA_SPACE.match(text, position).end()
+    position = _gemma_space(text, position)
     if text.startswith(quote, position): return _gemma_string(text, position, quote, repairs)
     opener = text[position:position + 1]
     if opener not in ('{', '['):
@@ -492,7 +500,7 @@ def _gemma_value(text:str, position:int, depth:int=0, quote:str=_GEMMA_QUOTE, re
         return _gemma_scalar(text, position, quote, repairs, listed)
     if depth >= _NESTING_LIMIT: raise _GemmaError('values nested too deeply')
     closer, items = ('}', {}) if opener == '{' else (']', [])
-    position = _GEMMA_SPACE.match(text, position + 1).end()
+    position = _gemma_space(text, position + 1)
     if text.startswith(closer, position): return items, position + 1
     while True:
         if opener == '{':
@@ -501,12 +509,12 @@ def _gemma_value(text:str, position:int, depth:int=0, quote:str=_GEMMA_QUOTE, re
         else:
             item, position = _gemma_value(text, position, depth + 1, quote, repairs, listed=True)
             items.append(item)
-        position = _GEMMA_SPACE.match(text, position).end()
+        position = _gemma_space(text, position)
         if text.startswith(closer, position): return items, position + 1
         if position >= len(text) and repairs and depth == 0: return items, position   # closed where the text ended
         if not text.startswith(',', position):
             raise _GemmaError(f'expected , or {closer} at {_short(text[position:position + 20])}')
-        position = _GEMMA_SPACE.match(text, position + 1).end()
+        position = _gemma_space(text, position + 1)
 
 # %% ../../nbs/03_parse/04_tokens.ipynb 45
 def _gemma_calls(body:str, found_format:str, quote:str=_GEMMA_QUOTE) -> tuple:
@@ -521,7 +529,7 @@ def _gemma_calls(body:str, found_format:str, quote:str=_GEMMA_QUOTE) -> tuple:
             break
         try:
             arguments, end = _gemma_value(body, brace, quote=quote)
-            following = _GEMMA_SPACE.match(body, end).end()
+            following = _gemma_space(body, end)
             if following < len(body) and not body.startswith('call:', following):
                 raise _GemmaError(f'text after the arguments: {_short(body[following:following + 20])}')
         except _GemmaError as error:
@@ -636,18 +644,20 @@ _SOLAR_CALL, _SOLAR_CALL_END = '<|tool_call:start|>', '<|tool_call:end|>'
 _SOLAR_ARG, _SOLAR_VALUE, _SOLAR_ARG_END = '<|tool_arg:start|>', '<|tool_arg:value|>', '<|tool_arg:end|>'
 
 def _solar_open_reader(body, scanner):
-    finder = _Finder(body)
-    name_end = min(at for at in (body.find('\n'), finder.find('<|', 0), len(body)) if at != -1)
+    newline, token, length = body.find('\n'), body.find('<|'), len(body)
+    name_end = min(newline if newline != -1 else length, token if token != -1 else length)
     name = body[:name_end].strip()
     if not _valid_name(name, spaces=False): return 'solar_open', []
     arguments, repeated, position = {}, set(), name_end
-    while (start := finder.find(_SOLAR_ARG, position)) != -1:
-        following = finder.find(_SOLAR_ARG, start + len(_SOLAR_ARG))
-        key_end = finder.find(_SOLAR_VALUE, start)
-        if key_end == -1 or (following != -1 and key_end > following):
+    while (start := body.find(_SOLAR_ARG, position)) != -1:
+        # each argument's markers are looked for only up to the next argument: linear, no memo
+        following = body.find(_SOLAR_ARG, start + len(_SOLAR_ARG))
+        limit = length if following == -1 else following
+        key_end = body.find(_SOLAR_VALUE, start, limit)
+        if key_end == -1:
             return 'solar_open', [_RawCall(name, None, reason=f'an argument of {name!r} has no {_SOLAR_VALUE}')]
-        value_end = finder.find(_SOLAR_ARG_END, key_end)
-        stop = min(at for at in (value_end, following, len(body)) if at != -1)
+        value_end = body.find(_SOLAR_ARG_END, key_end, limit)
+        stop = limit if value_end == -1 else value_end
         _add_argument(
             arguments,
             body[start + len(_SOLAR_ARG) : key_end].strip(),

@@ -5,8 +5,8 @@
 # %% ../../nbs/03_parse/05_values.ipynb 2
 from __future__ import annotations
 import json, re
-from toolcall_lib.parse.payloads import (_FAILED, _RawCall, _calls_from_payload, _identifier_end, _loads, _skip_space,
-    _valid_name)
+from .payloads import (_FAILED, _RawCall, _calls_from_payload, _identifier_end, _loads, _may_be_json,
+    _repair_spent, _skip_space, _valid_name)
 from toolcall_lib.parse.core import (_Block, _PASS, _Value, _add_examples, _add_reader, _json_call, _readers_open,
     _register)
 
@@ -127,22 +127,60 @@ def _command_r_reader(body, scanner):
     value = _loads(body.strip(), scanner.budget)
     return 'command_r', _calls_from_payload(value) if value is not _FAILED else []
 
-def _fenced_call_opener(reader):
-    "`open` for a marker then a fenced JSON block (```` ``` ```` or ```` ```json ````) that is the call; `reader(body, scanner)`."
+def _fence_body(text, position, marker, final):
+    "Where the body of the fenced block after `marker` starts; None (wait for more text) or False (not a fence after it)."
+    cursor = _skip_space(text, position + len(marker), final)
+    if cursor is None: return None
+    if cursor == -1: return False
+    if not text.startswith('```', cursor):
+        return None if not final and len(text) - cursor < 3 and '```'.startswith(text[cursor:]) else False
+    line_end = text.find('\n', cursor, cursor + 32)
+    if line_end == -1: return None if not final and len(text) - cursor < 32 else False
+    if text[cursor + 3:line_end].strip() not in ('', 'json'): return False
+    return line_end + 1
+
+def _fenced_call_opener(reader, fenced_format:str):
+    """`open` for a marker then a fenced JSON block (```` ``` ```` or ```` ```json ````) that is the call, of the format
+    `fenced_format`; `reader(body, scanner)`."""
     def open(scanner, text, position, marker, final):
-        cursor = _skip_space(text, position + len(marker), final)
-        if cursor is None: return None
-        if cursor == -1: return False
-        if not text.startswith('```', cursor):
-            return None if not final and len(text) - cursor < 3 and '```'.startswith(text[cursor:]) else False
-        line_end = text.find('\n', cursor, cursor + 32)
-        if line_end == -1: return None if not final and len(text) - cursor < 32 else False
-        if text[cursor + 3:line_end].strip() not in ('', 'json'): return False
-        scanner.pending = _Block(position, line_end + 1, ('```',), (marker,), reader)
-        return scanner._finish_block(text, final)
+        body_start = _fence_body(text, position, marker, final)
+        if not body_start: return body_start
+        end = _unread_fence(scanner, text, position, marker, body_start, fenced_format)
+        if end is None:
+            scanner.pending = _Block(position, body_start, ('```',), (marker,), reader)
+            return scanner._finish_block(text, final)
+        if end[1] != 'text': return end
+        unit, end = text[position:end[0]], end[0]
+        # prose: so is each unread block right after it, opened here as the scanner would open it next
+        while text.startswith(marker, end):
+            if text.startswith(unit, end) and text.startswith(marker, end + len(unit)):   # the same block again
+                end += len(unit)
+                continue
+            following = _fence_body(text, end, marker, final)
+            after = _unread_fence(scanner, text, end, marker, following, fenced_format) if following else None
+            if after is None or after[1] != 'text': break
+            unit, end = text[end:after[0]], after[0]
+        return end, 'text', text[position:end]
     return open
 
-_register('command_r', ('Action:',), _fenced_call_opener(_command_r_reader))
+def _unread_fence(scanner, text, position, marker, body_start, found_format):
+    """The segment of a fenced block whose body cannot read as a call, found without opening it: its end is found and
+    json-repair's budget is spent, so its reader would take the body to `json.loads` alone, which surely fails. None
+    when it cannot be decided so (a body that may decode, repair still on hand, no end yet). The closer is looked for
+    only before the next marker: each search stops where the next block's begins."""
+    stop = text.find(marker, body_start)
+    close = text.find('```', body_start, len(text) if stop == -1 else stop)
+    if close == -1 and stop == -1: return None
+    closed = close != -1
+    end = close if closed else stop
+    body = text[body_start:end].strip()
+    if not body and not closed: return end, 'text', None
+    if _may_be_json(body) or not _repair_spent(body, scanner.budget): return None
+    if not closed: return end, 'text', None
+    if not body: return end + 3, 'markup', None
+    return end + 3, 'rejected', (found_format, '', f'a {found_format} block whose body does not read as a call', position)
+
+_register('command_r', ('Action:',), _fenced_call_opener(_command_r_reader, 'command_r'))
 _add_examples(
     'command_r',
     {
@@ -188,7 +226,7 @@ def _rwkv_reader(body, scanner):
     value = _loads(body.strip(), scanner.budget) if body.strip() else _FAILED
     return 'rwkv', _calls_from_payload(value) if value is not _FAILED else []
 
-_register('rwkv', ('**Tool Call:**',), _fenced_call_opener(_rwkv_reader))
+_register('rwkv', ('**Tool Call:**',), _fenced_call_opener(_rwkv_reader, 'rwkv'))
 _add_examples(
     'rwkv',
     {
