@@ -236,7 +236,7 @@ async def _loop_stdio(
         for fd, std, was_blocking in zip(wire, (0, 1), blocking):
             os.set_blocking(fd, was_blocking); os.dup2(fd, std); os.close(fd)
 
-# %% ../nbs/07_mcp.ipynb 48
+# %% ../nbs/07_mcp.ipynb 49
 def _rebinding_guard(
     host:str, # the address the HTTP server listens on
 ):
@@ -250,7 +250,7 @@ def _rebinding_guard(
     return TransportSecuritySettings(enable_dns_rebinding_protection=True, allowed_hosts=[f'{name}:*' for name in names],
                                      allowed_origins=[f'http://{name}:*' for name in names])
 
-# %% ../nbs/07_mcp.ipynb 55
+# %% ../nbs/07_mcp.ipynb 56
 class UnknownSessionError(ToolCallError, LookupError):
     "A `session` handle that names no live sandbox."
 
@@ -275,7 +275,7 @@ def _session_key(pool:SandboxPool, handle:str|None, session_handles:bool) -> tup
     handle = secrets.token_urlsafe(16)
     return f'handle:{handle}', handle
 
-# %% ../nbs/07_mcp.ipynb 57
+# %% ../nbs/07_mcp.ipynb 58
 class SessionLimitError(ToolCallError, RuntimeError):
     "Every sandbox session the server may keep is running code, so no new one can start now."
 
@@ -293,7 +293,7 @@ async def _in_own_thread(func, *args):
     threading.Thread(target=target, name='toolcall-mcp-session', daemon=True).start()
     return await done
 
-# %% ../nbs/07_mcp.ipynb 58
+# %% ../nbs/07_mcp.ipynb 59
 _MAX_GONE = 4096   # how many closed sessions the server remembers, to tell their clients why their state is gone
 
 class _Sessions:
@@ -328,7 +328,7 @@ class _Sessions:
         self.known[key] = True
         return lost, victims
 
-# %% ../nbs/07_mcp.ipynb 59
+# %% ../nbs/07_mcp.ipynb 60
 def _close_session(pool:SandboxPool, key):
     "Close `key`'s sandbox and drop it from the pool (the pool lets go of a closed sandbox when next asked for it)."
     sandbox = pool.get(key, create=False)
@@ -356,7 +356,7 @@ async def _session_call(sessions:_Sessions, key, work):
         sessions.active[key] -= 1
         if not sessions.active[key]: del sessions.active[key], sessions.locks[key]
 
-# %% ../nbs/07_mcp.ipynb 60
+# %% ../nbs/07_mcp.ipynb 61
 _LOST_NOTE = "this session's sandbox was closed {why}: its variables, imports and files are gone, and this code ran in a new one"
 
 def _session_key_explained(sessions:_Sessions, handle:str|None, session_handles:bool) -> tuple:
@@ -368,7 +368,7 @@ def _session_key_explained(sessions:_Sessions, handle:str|None, session_handles:
         raise UnknownSessionError(f'The sandbox session {handle!r} was closed {why}: its variables, imports and files are gone. '
                                   'Call again without a session to start a new one.') from None
 
-# %% ../nbs/07_mcp.ipynb 63
+# %% ../nbs/07_mcp.ipynb 64
 _SWEEP_EVERY = 1.0  # seconds between looks for sessions idle past the pool's idle_timeout
 
 def _sweep_idle(pool:SandboxPool, sweeps:list):
@@ -378,7 +378,7 @@ def _sweep_idle(pool:SandboxPool, sweeps:list):
     sweeps[:] = [loop.time()]
     threading.Thread(target=pool.close_idle, name='toolcall-mcp-sweep', daemon=True).start()
 
-# %% ../nbs/07_mcp.ipynb 64
+# %% ../nbs/07_mcp.ipynb 65
 def python_server(
     name:str='python', # The server's name, shown by clients
     *,
@@ -437,7 +437,7 @@ def python_server(
     server.sandbox_pool, server.session_handles, server.sessions = pool, session_handles, sessions
     return server
 
-# %% ../nbs/07_mcp.ipynb 66
+# %% ../nbs/07_mcp.ipynb 67
 def _with_session(reference, session_handles:bool, description:str, timeout:float|None=None):
     "`reference`'s signature with the server's default `timeout`, plus an optional `session` string parameter when `session_handles`."
     import inspect
@@ -450,7 +450,7 @@ def _with_session(reference, session_handles:bool, description:str, timeout:floa
     session = inspect.Parameter('session', inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None, annotation=Annotated[str|None, description])
     return signature.replace(parameters=[*signature.parameters.values(), session])
 
-# %% ../nbs/07_mcp.ipynb 77
+# %% ../nbs/07_mcp.ipynb 78
 class MCPToolError(ToolCallError):
     "An MCP server reported a failed tool call; the message is the server's."
 
@@ -490,7 +490,7 @@ def _result_value(name:str, result, output_schema=None):
     if structured is None: return text
     return structured['result'] if _wraps_result(name, structured, texts, output_schema) else structured
 
-# %% ../nbs/07_mcp.ipynb 78
+# %% ../nbs/07_mcp.ipynb 79
 class MCPTools(Mapping):
     "The tools of a connected MCP server: tool name -> async function, typed by the server's own definitions."
     def __init__(self,
@@ -530,7 +530,7 @@ class MCPTools(Mapping):
         "Call one of the server's tools as a model would, through `call_func_async`."
         return await call_func_async(name, arguments or {}, self)
 
-# %% ../nbs/07_mcp.ipynb 79
+# %% ../nbs/07_mcp.ipynb 80
 def _client_target(server, headers:Mapping|None=None):
     "What `mcp.Client` connects to for `server`: an HTTP transport sending `headers`, a stdio transport, or the server object itself."
     sdk = _sdk()
