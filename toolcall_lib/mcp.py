@@ -183,7 +183,7 @@ class _WireLines:
         return line.decode('utf-8', 'replace')
 
 class _WireWriter(asyncio.Protocol):
-    "What the SDK's `stdio_server` writes to: a pipe written from the loop; `flush` waits only while the pipe is full."
+    "What the SDK's `stdio_server` writes to: a pipe written from the loop; `flush` returns once the pipe has taken every byte."
     def __init__(self): self.transport, self.lost, self.room = None, None, asyncio.Event()
     def connection_made(self, transport): self.transport = transport; self.room.set()
     def pause_writing(self): self.room.clear()
