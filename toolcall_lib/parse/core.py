@@ -8,199 +8,18 @@ import dataclasses, itertools, json, re, sys
 from dataclasses import dataclass
 from typing import Any
 from fastcore.basics import patch
-from ..errors import ToolcallLibError
 from .results import (ArgumentsDelta, CallAbandoned, CallFinished, CallRejected, CallStarted,
     ParseArgumentError, ParseResult, ReasoningDelta, RejectedCall, StreamClosedError, TextDelta, ToolCall, _policy_for)
 from .payloads import (_Budget, _FAILED, _Finder, _RawCall, _cut_inside_value, _decode_arguments,
                                         _identifier_end, _looks_pythonic, _payload_calls, _scan_attributes, _scan_value,
                                         _short, _skip_space, _typed_tree, _valid_name)
+from .table import (_FAMILIES, _LOOSE_PREFIX_RE, _LOOSE_RE, _LOOSE_SPAN, _OPENER_RUNS, _SHORTCUTS,
+                                     _loose_start, _markers)
 
 # %% auto 0
-__all__ = ['NOT_ALLOWED', 'FormatTableError', 'format_examples', 'format_markers', 'ToolCallStreamParser', 'parse_tool_calls']
-
-# %% ../../nbs/03_parse/02_core.ipynb 13
-class FormatTableError(ToolcallLibError, ValueError):
-    "A format family declared twice, an opener another family owns, or a reader priority or example layout taken twice."
-
-@dataclass(frozen=True, slots=True)
-class _Family:
-    "A format family: the markers that open it in prose, how it reads from there, its body readers, its other markers."
-    name: str
-    openers: tuple
-    open: Any   # open(scanner, text, position, marker, final) -> segment, None (wait for more) or False (prose after all)
-    readers: list   # [(priority, reader, module)], lowest first; a reader returns None when the body is not its shape
-    fragments: list   # [(text, module)]: its other markers and pieces, which the fuzz tests mix into random text
-    module: str = ''   # the module that declared it
-_FAMILIES = {}   # name -> _Family, in registration order
-_EXAMPLES = {}   # layout -> (family name, render(name, arguments) -> text): how each layout writes one call
-_NOT_CALLS = {'harmony', 'minimax_m3'}   # families whose opener may also start a channel or a reasoning block
-_COMPILED = []   # [_Markers] built from the table on first use, dropped when the table changes
-_SHORTCUTS = []   # shortcut(text, tools) -> the ParseResult of a short text of one plain shape, or None (see `parse_tool_calls`)
-_OPENER_RUNS = []   # run(parser, buffer, starts, position) -> (position, stalled): back-to-back openers, one-shot (see `_run`)
-def _caller() -> str:
-    "The module that called the function calling this (the one declaring a family, a reader or an example)."
-    return sys._getframe(2).f_globals.get('__name__', '')
-
-def _register(name:str, openers, open, *, reader=None):
-    "Declare the family `name`, opened by the literal markers `openers`; `reader` is its first reader (priority 100)."
-    openers, module = tuple(openers), _caller()
-    if name in _FAMILIES: raise FormatTableError(f'the format family {name!r} is declared already: add a reader to it')
-    taken = {opener: family.name for family in _FAMILIES.values() for opener in family.openers}
-    if clash := [opener for opener in openers if opener in taken]:
-        raise FormatTableError(f'{name}: {clash} already open {taken[clash[0]]}')
-    _FAMILIES[name] = _Family(name, openers, open, [], [], module)
-    if reader is not None: _add_reader(name, 100, reader, module=module)
-    _COMPILED.clear()
-
-def _add_reader(name:str, priority:int, reader, *, module:str|None=None):
-    "Give the family `name` one more reader, tried in `priority` order (lowest first) with its others."
-    module, family = module or _caller(), _FAMILIES.get(name)
-    if family is None: raise FormatTableError(f'no format family {name!r} to add a reader to')
-    if any(entry[0] == priority for entry in family.readers):
-        raise FormatTableError(f'{name}: priority {priority} is taken')
-    family.readers.append((priority, reader, module))
-    family.readers.sort(key=lambda entry: entry[0])
+__all__ = ['MAX_CALLS', 'NOT_ALLOWED', 'ToolCallStreamParser', 'parse_tool_calls']
 
 # %% ../../nbs/03_parse/02_core.ipynb 14
-def _add_examples(name:str, examples:dict, *, fragments=()):
-    """Say how each layout of `examples` (a model's way of writing the family `name`) writes a call,
-    `render(name, arguments) -> text`; `fragments` are more pieces of its markup for the fuzz tests."""
-    module = _caller()
-    for layout, render in examples.items(): _EXAMPLES[_free_layout(layout)] = (name, render, module)
-    if fragments: _FAMILIES[name].fragments.extend((fragment, module) for fragment in fragments)
-
-def _free_layout(layout:str) -> str:
-    if layout in _EXAMPLES:
-        raise FormatTableError(f'the example layout {layout!r} is taken by {_EXAMPLES[layout][0]!r}')
-    return layout
-
-def _forget(module:str):
-    "Drop what `module` declared: a notebook run again (its tests) declares its families anew."
-    for name in [name for name, family in _FAMILIES.items() if family.module == module]: del _FAMILIES[name]
-    for family in _FAMILIES.values():
-        family.readers[:] = [entry for entry in family.readers if entry[2] != module]
-        family.fragments[:] = [entry for entry in family.fragments if entry[1] != module]
-    for layout in [layout for layout, entry in _EXAMPLES.items() if entry[2] == module]: del _EXAMPLES[layout]
-    _SHORTCUTS[:] = [shortcut for shortcut in _SHORTCUTS if shortcut.__module__ != module]
-    _OPENER_RUNS[:] = [run for run in _OPENER_RUNS if run.__module__ != module]
-    _COMPILED.clear()
-
-def _json_call(name:str, arguments:dict, key:str='arguments') -> str:
-    "`{\"name\": ..., key: arguments}` as JSON: one call object, for the examples of the formats that write them."
-    return json.dumps({'name': name, key: arguments})
-
-def _python_call(name:str, arguments:dict) -> str:
-    "`name(key=value, ...)`: one Pythonic call, for the examples of the formats that write them."
-    return name + '(' + ', '.join(f'{key}={value!r}' for key, value in arguments.items()) + ')'
-_add_examples('', {   # JSON and Pythonic calls loose in prose: read by the scanner itself, not by a family
-    'json': lambda name, arguments: json.dumps({'name': name, 'arguments': arguments}),
-    'pythonic': lambda name, arguments: f'[{_python_call(name, arguments)}]',
-    'llamacpp_generic': lambda name, arguments: json.dumps({'tool_call': {'name': name, 'arguments': arguments}})})
-
-def format_examples() -> dict:
-    "How each layout the format table knows writes one call: `{layout: render(name, arguments) -> text}`."
-    return {layout: render for layout, (_, render, _) in _EXAMPLES.items()}
-
-def format_markers() -> tuple:
-    "Every literal marker the format table names: each family's openers, then the other pieces of markup it names."
-    openers = [opener for family in _FAMILIES.values() for opener in family.openers]
-    return tuple(dict.fromkeys(openers + [fragment for family in _FAMILIES.values() for fragment, _ in family.fragments]))
-_SPACE = r'[ \t\r\n]{0,64}'
-_KEY = r'''(?:"[^"\\\n]{0,256}"|'[^'\\\n]{0,256}'|[^\W\d][\w.-]{0,127})'''
-_KEY_PREFIX = r'''(?:"[^"\\\n]{0,256}"?|'[^'\\\n]{0,256}'?|[^\W\d][\w.-]{0,127})'''
-_LOOSE = rf'\{{{_SPACE}{_KEY}{_SPACE}:|\[{_SPACE}(?:\{{{_SPACE}{_KEY}{_SPACE}:|[^\W\d][\w.-]{{0,127}}\()'
-_LOOSE_RE = re.compile(_LOOSE)
-
-# %% ../../nbs/03_parse/02_core.ipynb 15
-# What a stream may still turn into a loose start: the whole rest of the buffer is a proper prefix of a match.
-_LOOSE_PREFIX_RE = re.compile(rf'(?:\{{{_SPACE}(?:{_KEY_PREFIX}{_SPACE})?|\[{_SPACE}(?:\{{{_SPACE}(?:{_KEY_PREFIX}{_SPACE})?'
-                              rf'|[^\W\d][\w.-]{{0,127}})?)\Z')
-_LOOSE_SPAN = 1 + 64 + 258 + 64 + 1 + 64 + 1  # the longest text the loose branch can look at
-def _trie_pattern(words, extra:dict|None=None, cut:bool=False) -> str:
-    """A regex alternation of the literal `words`, factored as a trie: each position costs one comparison per
-    distinct next character. `extra` maps a first character to one more pattern for what follows it. Every
-    top-level alternative starts with a literal character, which lets `re` skip ahead over other characters fast.
-    `cut`: also match a proper prefix of a word that runs to the end of the text (a marker a stream's chunk cut),
-    and stop at the shortest word (for telling whether there is one, not which)."""
-    extra = extra or {}
-    trie = {}
-    for word in words:
-        node = trie
-        for char in word: node = node.setdefault(char, {})
-        node[''] = {}
-    def pattern(node:dict) -> str:
-        if cut and '' in node: return ''
-        branches = [re.escape(char) + pattern(child) for char, child in sorted(node.items()) if char] + (
-            [r'\Z'] if cut else []
-        )
-        if not branches: return ''
-        body = branches[0] if len(branches) == 1 else '(?:' + '|'.join(branches) + ')'
-        return f'(?:{body})?' if '' in node else body
-    top = []
-    for char in sorted(set(trie) | set(extra)):
-        rest = pattern(trie[char]) if char in trie else ''
-        if char in extra: rest = f'(?:{rest}|{extra[char]})' if rest else extra[char]
-        top.append(re.escape(char) + rest)
-    return '|'.join(top)
-
-# %% ../../nbs/03_parse/02_core.ipynb 16
-class _Markers:
-    "What the scanner derives from the format table: which family each marker opens, and how to find markers."
-    def __init__(self, families:dict):
-        self.by_opener = {opener: family for family in families.values() for opener in family.openers}
-        self.literals = tuple(self.by_opener) + ('```',)
-        self.word_literals = tuple(literal for literal in self.literals if literal[0].isalpha())   # found with str.find
-        symbol_literals = [literal for literal in self.literals if literal not in self.word_literals]
-        self.prose = re.compile(_trie_pattern(symbol_literals, {
-            '{': rf'{_SPACE}{_KEY}{_SPACE}:', '[': rf'{_SPACE}(?:\{{{_SPACE}{_KEY}{_SPACE}:|[^\W\d][\w.-]{{0,127}}\()'}))
-        # A stream's chunk that arrives with nothing pending is prose at once unless this one search finds in it a
-        # marker, a loose start, the start of either cut by the chunk's end, or a letter-initial marker: those are
-        # found at their last character, looking behind (`:(?<=Action:)`), since their first letters are everywhere.
-        # Only a letter-initial marker's cut start is left to one `str.endswith`.
-        key_or_cut = rf'(?:{_KEY}{_SPACE}:|(?:{_KEY_PREFIX}{_SPACE})?\Z)'
-        loose = {
-            '{': rf'{_SPACE}{key_or_cut}',
-            '[': rf'{_SPACE}(?:\{{{_SPACE}{key_or_cut}|[^\W\d][\w.-]{{0,127}}(?:\(|\Z)|\Z)',
-        }
-        word_ends = [
-            re.escape(literal[-1]) + f'(?<={re.escape(literal)})' if not literal[-1].isalnum() else re.escape(literal)
-            for literal in self.word_literals
-        ]  # (one that ends in a letter is looked for from its start: slower)
-        self.quiet = re.compile('|'.join([_trie_pattern(symbol_literals, loose, cut=True)] + word_ends))
-        # Where the end of a stream's buffer may be the start of a literal: one pattern tried from the window's start.
-        prefixes = {literal[:end] for literal in self.literals for end in range(1, len(literal) + 1)}
-        self.longest = max(map(len, self.literals))
-        self.tail = re.compile(f'(?:{_trie_pattern(prefixes)})\\Z') if prefixes else None
-        # The cut start of a letter-initial marker, which the quiet search leaves out: one `str.endswith` tells.
-        self.word_prefixes = tuple(
-            {literal[:end] for literal in self.word_literals for end in range(1, len(literal) + 1)}
-        )
-        self.word_tail = re.compile(f'(?:{_trie_pattern(self.word_prefixes)})\\Z') if self.word_prefixes else None
-        self.word_longest = max(map(len, self.word_literals), default=0)
-        self.words = re.compile('|'.join(map(re.escape, self.word_literals))) if self.word_literals else None
-        # For `reasoning_calls=True`: the openers of families that read calls (not reasoning, hidden tokens, channels).
-        call_openers = [literal for literal, family in self.by_opener.items() if literal not in self.word_literals
-                        and family.name not in _NOT_CALLS and not getattr(family.open, 'hidden', False)]
-        self.in_reasoning = re.compile(_trie_pattern(call_openers)) if call_openers else None
-
-    def word_hold(self, text:str, start:int) -> int:
-        "Where a letter-initial marker cut by the end of `text` starts (not before `start`); len(text) when none is."
-        if not text.endswith(self.word_prefixes, start): return len(text)   # most texts: one C call
-        # the earliest, the longest
-        return self.word_tail.search(text, max(start, len(text) - self.word_longest)).start()
-
-# %% ../../nbs/03_parse/02_core.ipynb 17
-def _markers() -> _Markers:
-    "The table's `_Markers`, built once per version of the table."
-    if not _COMPILED: _COMPILED.append(_Markers(_FAMILIES))
-    return _COMPILED[0]
-
-def _loose_start(text:str, position:int, final:bool):
-    "Whether the `{` or `[` at `position` may start a loose call: True, False, or None (wait for more text)."
-    if _LOOSE_RE.match(text, position): return True
-    return None if not final and _LOOSE_PREFIX_RE.match(text, position) else False
-
-# %% ../../nbs/03_parse/02_core.ipynb 20
 def _hold_from(text:str, start:int, markers=None) -> int:
     "Where the end of `text` could still begin a marker (len(text) when nowhere): what a stream must hold back."
     length = len(text)
@@ -226,7 +45,7 @@ def _loose_hold(text:str, start:int, hold:int) -> int:
                 and _LOOSE_RE.match(text, position) is None): hold = position
     return hold
 
-# %% ../../nbs/03_parse/02_core.ipynb 22
+# %% ../../nbs/03_parse/02_core.ipynb 16
 _ENDS = {}   # (closers, stoppers) -> (one compiled alternation of them all, the longest): a block's ends, in one search
 def _ends(closers:tuple, stoppers:tuple) -> tuple:
     markers = closers + stoppers
@@ -280,7 +99,7 @@ class _Value:
 
     def shift(self, count:int): self.start -= count; self.value_start -= count; self.state[0] -= count
 
-# %% ../../nbs/03_parse/02_core.ipynb 24
+# %% ../../nbs/03_parse/02_core.ipynb 18
 _PASS = object()   # what a reader of `_readers_open` returns when what follows the marker is not its shape
 def _read(name:str, *body) -> tuple:
     "(format, calls) of the first reader of family `name` that knows the shape of `body`; (name, []) when none does."
@@ -324,14 +143,14 @@ def _hidden(scanner, text, position, marker, final):
     return position + len(marker), 'hidden', None
 _hidden.hidden = True
 
-# %% ../../nbs/03_parse/02_core.ipynb 26
+# %% ../../nbs/03_parse/02_core.ipynb 20
 _WORDS_BY_PATTERN = 4096   # up to this many characters, letter-initial markers are looked for with one pattern
 _RUN = 1024   # one-shot, a run of prose takes in the plain text of openers that read nothing while it is shorter
 # every reasoning block's closer, added by the families: `thinking=True` starts inside any of them
 _REASONING_CLOSERS = []
 _FENCE = (('```',), 'text')
 
-# %% ../../nbs/03_parse/02_core.ipynb 27
+# %% ../../nbs/03_parse/02_core.ipynb 21
 class _Scanner:
     "Segments model text into prose, reasoning, hidden markup and calls; resumable between chunks."
     def __init__(self, loose:bool=True, reasoning_calls:bool=False):
@@ -371,7 +190,7 @@ class _Scanner:
         if self.pending is not None: self.pending.shift(count)
         self.finder = self.ahead = None
 
-# %% ../../nbs/03_parse/02_core.ipynb 28
+# %% ../../nbs/03_parse/02_core.ipynb 22
 @patch
 def step(self:_Scanner, text:str, position:int, final:bool):
     "The next segment at `position` as (new_position, kind, payload), or None when more text is needed."
@@ -410,7 +229,7 @@ def _mode_text(self:_Scanner, text, position, final):
     self.mode = None
     return (found + len(closer), 'text', closer) if closer == '```' else (found + len(closer), 'hidden', None)
 
-# %% ../../nbs/03_parse/02_core.ipynb 29
+# %% ../../nbs/03_parse/02_core.ipynb 23
 @patch
 def _prose(self:_Scanner, text, position, final, search=None):
     "Prose from `position`, up to the next marker's segment; `search`: where to look for it (past an opener that read nothing)."
@@ -465,7 +284,7 @@ def _plain(self:_Scanner, opened, text, found, position) -> bool:
     if payload is None or len(payload) != end - found or not text.startswith(payload, found): return False
     return end - position < _RUN and not text.startswith(text[position:end], end)
 
-# %% ../../nbs/03_parse/02_core.ipynb 30
+# %% ../../nbs/03_parse/02_core.ipynb 24
 @patch
 def _open(self:_Scanner, text, position, marker, family, final):
     "Read what `marker` starts at `position`: a segment, None (need more text) or False (prose after all)."
@@ -505,7 +324,7 @@ def _expected_value(self:_Scanner, text, position, final):
     self.expect = None
     return 'continue'
 
-# %% ../../nbs/03_parse/02_core.ipynb 31
+# %% ../../nbs/03_parse/02_core.ipynb 25
 @patch
 def _finish_block(self:_Scanner, text, final, found=None):
     block = self.pending
@@ -556,7 +375,7 @@ def _finish_block(self:_Scanner, text, final, found=None):
         return end, 'markup', None
     return end, 'text', text[block.start:end]
 
-# %% ../../nbs/03_parse/02_core.ipynb 32
+# %% ../../nbs/03_parse/02_core.ipynb 26
 @patch
 def _finish_value(self:_Scanner, text, final):
     value = self.pending
@@ -578,7 +397,7 @@ def _finish_value(self:_Scanner, text, final):
         return end, 'rejected', (found_format, '', f'a {found_format} value that does not read as a call', value.start)
     return end, 'text', text[value.value_start:end] if end > value.value_start else None
 
-# %% ../../nbs/03_parse/02_core.ipynb 34
+# %% ../../nbs/03_parse/02_core.ipynb 28
 # Each space run is bounded (at most 63 characters, as `_skip_space` looks ahead) and every part ends at a literal that
 # cannot start the part before it: one linear match, nothing to backtrack into.
 _HERMES_NAME = re.compile(r'[ \t\r\n]{0,63}\{[ \t\r\n]{0,63}"name"[ \t\r\n]{0,63}:[ \t\r\n]{0,63}"([^"]{0,256})"')
@@ -616,20 +435,26 @@ def _preview(pending, text:str):
     start = _skip_space(text, pending.body_start, True)
     return (pending.name, start, len(text) - pending.longest + 1) if start != -1 else (pending.name, None, None)
 
-# %% ../../nbs/03_parse/02_core.ipynb 37
+# %% ../../nbs/03_parse/02_core.ipynb 31
 _HELD_AT_MOST = 1024   # a tail held back while idle is never longer than a marker or the loose look-ahead
+MAX_CALLS = 1_000 # Most calls (accepted or refused) read from one message; the block that passes it, and all after it, is refused
 # after its first piece, a call's streamed arguments go out in pieces of at least this many characters
 _DELTA_BATCH = 256
 
-# %% ../../nbs/03_parse/02_core.ipynb 38
+# %% ../../nbs/03_parse/02_core.ipynb 32
 class ToolCallStreamParser:
     "Incremental tool-call parser: `feed` it chunks, get events; `close` at the end; `result` as `parse_tool_calls` gives."
     def __init__(self, tools=None, # None (any tool), or a list of tool names or tool schemas
                  *,
                  thinking:bool=False, # The prompt opened a `<think>` block (Qwen3, DeepSeek-R1): the text starts as reasoning
                  reasoning_calls:bool=False, # Read calls written inside reasoning blocks (Trinity); off, reasoning yields none
+                 max_calls:int|None=MAX_CALLS, # Most calls (accepted or refused) read from one message; None: no limit
                 ):
+        if max_calls is not None and (not isinstance(max_calls, int) or isinstance(max_calls, bool) or max_calls < 0):
+            raise ParseArgumentError(f'max_calls must be a whole number of calls, 0 or more, or None; got {max_calls!r}')
         self._policy = _policy_for(tools)
+        self._max_calls = max_calls
+        self._cap = None   # (where, format) of the block that passed `max_calls`: from there on nothing is read
         self._scanner = _Scanner(reasoning_calls=reasoning_calls)
         if thinking: self._scanner.mode = (tuple(_REASONING_CLOSERS), 'reasoning')
         self._buffer, self._position, self._offset = '', 0, 0
@@ -641,7 +466,7 @@ class ToolCallStreamParser:
         self._quiet, self._word_prefixes, self._word_hold = markers.quiet.search, markers.word_prefixes, markers.word_hold
         self._idle = not thinking   # what `_settle` finds: nothing pending, nothing held, unless a think block is open
 
-# %% ../../nbs/03_parse/02_core.ipynb 39
+# %% ../../nbs/03_parse/02_core.ipynb 33
 @patch
 def feed(self:ToolCallStreamParser, chunk:str, # The next piece of model text, any length
         ) -> list:
@@ -664,6 +489,7 @@ def feed(self:ToolCallStreamParser, chunk:str, # The next piece of model text, a
         return [TextDelta(chunk)]
     if not isinstance(chunk, str): raise ParseArgumentError(f'feed() takes str chunks, got {type(chunk).__name__}')
     if self._closed: raise StreamClosedError('feed() after close(): start a new ToolCallStreamParser for a new stream')
+    if self._cap is not None: self._offset += len(chunk); return []   # past `max_calls`: refused whole, not read
     scanner = self._scanner
     scanner.finder = scanner.ahead = None   # drop every other reference to the buffer so `+=` can grow it in place
     buffer = self._buffer; self._buffer = None; buffer += chunk; self._buffer = buffer
@@ -688,7 +514,7 @@ def feed(self:ToolCallStreamParser, chunk:str, # The next piece of model text, a
             return events
     return self._run(final=False)
 
-# %% ../../nbs/03_parse/02_core.ipynb 40
+# %% ../../nbs/03_parse/02_core.ipynb 34
 @patch
 def _marked_chunk(self:ToolCallStreamParser, chunk:str) -> list:
     "A chunk (the held tail first) that arrives with nothing pending and in which the quiet search found something."
@@ -721,10 +547,19 @@ def close(self:ToolCallStreamParser) -> list:
 @patch(as_prop=True)
 def result(self:ToolCallStreamParser) -> ParseResult:
     "Everything found so far, as a `ParseResult`."
+    refusals = tuple(self._refusals)
+    if self._cap is not None:   # the text from the block that passed `max_calls` to the end, refused as one
+        start, found_format = self._cap
+        refusals += (RejectedCall('', _too_many(self._max_calls), start, self._offset + len(self._buffer or ''), found_format),)
     return ParseResult(tuple(self._calls), self._saw, bool(self._found) and not self._calls, tuple(self._rejected),
-                       ''.join(self._text), ''.join(self._reasoning), tuple(self._refusals))
+                       ''.join(self._text), ''.join(self._reasoning), refusals)
 
-# %% ../../nbs/03_parse/02_core.ipynb 42
+def _too_many(max_calls:int) -> str:
+    "The reason the rest of a message that holds more than `max_calls` calls is refused."
+    return (f'the message holds more than {max_calls} tool calls (max_calls): from the block that passes the limit, '
+            'the rest of it is not read')
+
+# %% ../../nbs/03_parse/02_core.ipynb 36
 @patch
 def _run(self:ToolCallStreamParser, final:bool, events:list|None=None, marked:bool=False) -> list:
     "Scan the buffer from the current position; `marked`: the caller already knows a marker starts in it."
@@ -733,6 +568,7 @@ def _run(self:ToolCallStreamParser, final:bool, events:list|None=None, marked:bo
     # the last few steps, and the last run of copies looked at (its last copies need no second look): see `_repeat`;
     # a text shorter than one copy's window has no copy to take
     steps, repeated, repeats = [], None, _REPEATS and len(buffer) > _LOOK_BEHIND + _LOOK_AHEAD
+    misses = skip = 0   # looks for copies that found none in a row, and the steps left before the next look
     runs = _OPENER_RUNS[0] if _OPENER_RUNS and events is _NO_EVENTS else None   # one-shot: back-to-back openers, one run
     while True:
         if marked: marked = False
@@ -753,16 +589,20 @@ def _run(self:ToolCallStreamParser, final:bool, events:list|None=None, marked:bo
         # defensive: always progress
         if new_position <= position: new_position, kind, payload = position + 1, 'text', buffer[position]
         self._segment(kind, payload, position, new_position, events)
+        if self._cap is not None: position = len(buffer); break   # past `max_calls`: the rest is refused unread
         if repeats:
             steps.append((position, new_position, kind, payload, before))
             if len(steps) > _REPEAT_STEPS: del steps[0]
-        if repeats and 2 * new_position - position <= len(buffer):   # room for a copy of the last step at least
+        if repeats and 2 * new_position - position <= len(buffer) and not skip:   # room for a copy of the last step
             position, repeated = self._repeat(buffer, steps, events, repeated)
-        else: position = new_position
+            if position != new_position: misses = 0
+            else: misses += 1; skip = min(misses, _REPEAT_BACKOFF)   # text that does not repeat is looked at less and less
+        else: position, skip = new_position, max(0, skip - 1)
         if runs is not None and position == new_position and (kind == 'calls' or kind == 'rejected'):
             position, stalled = runs(self, buffer, [step[0] for step in steps] if repeats else None, position)
             if position != new_position: steps.clear()   # the run's steps are not the last few steps any more
             if stalled: break   # a step that returned None, as `step` did
+        if self._cap is not None: position = len(buffer); break
     if scanner.pending is not None and events is not _NO_EVENTS: self._announce(buffer, events)
     if position and (final or position * 2 >= len(buffer)):
         self._buffer = None; buffer = buffer[position:]; self._buffer = buffer
@@ -771,10 +611,11 @@ def _run(self:ToolCallStreamParser, final:bool, events:list|None=None, marked:bo
     self._settle()
     return _merge_text(events) if len(events) > 1 and events is not _NO_EVENTS else events
 
-# %% ../../nbs/03_parse/02_core.ipynb 44
+# %% ../../nbs/03_parse/02_core.ipynb 38
 _REPEATS = True   # take a repeated unit's copies as read
 _REPEAT_STEPS = 4   # a unit is at most this many steps
 _LOOK_BEHIND, _LOOK_AHEAD = 256, 4096
+_REPEAT_BACKOFF = 16   # after misses in a row, `_run` looks for copies only every this many steps at most
 
 @patch
 def _repeat(self:ToolCallStreamParser, buffer:str, steps:list, events, repeated):
@@ -805,7 +646,7 @@ def _repeat(self:ToolCallStreamParser, buffer:str, steps:list, events, repeated)
             return end + max(0, copies) * length, (unit, run_end)
     return end, repeated
 
-# %% ../../nbs/03_parse/02_core.ipynb 45
+# %% ../../nbs/03_parse/02_core.ipynb 39
 @patch
 def _copies(self:ToolCallStreamParser, buffer:str, steps:list, copies:int, length:int, events):
     "Take `copies` copies of the text `steps` read, each `length` characters on from the last, as read."
@@ -814,11 +655,16 @@ def _copies(self:ToolCallStreamParser, buffer:str, steps:list, copies:int, lengt
         return self._segment('text', buffer[end:end + copies * length], end, end + copies * length, events)
     fast = events is _NO_EVENTS   # one-shot: the unit's calls and refusals are copied, not read again
     calls, refusals, found = self._calls[before[2]:], self._refusals[before[3]:], self._found - before[4]
-    for shift in range(length, (copies + 1) * length, length):
+    room = copies   # the copies taken that way before `max_calls` is passed; the next goes through `_segment`, which stops
+    if fast and self._max_calls is not None and (each := len(calls) + len(refusals)):
+        room = (self._max_calls - len(self._calls) - len(self._refusals)) // each
+    for number, shift in enumerate(range(length, (copies + 1) * length, length)):
+        quick = fast and number < room
         for start, step_end, kind, payload, _ in steps:
-            if not (fast and kind in ('calls', 'rejected')):
+            if not (quick and kind in ('calls', 'rejected')):
                 self._segment(kind, _moved(kind, payload, shift), start + shift, step_end + shift, events)
-        if fast:
+                if self._cap is not None: return
+        if quick:
             for call in calls:
                 self._calls.append(ToolCall(call.name, _fresh(call.arguments), call.start + shift, call.end + shift,
                                             call.format, call.id, call.complete))
@@ -843,20 +689,20 @@ def _fresh(value):
     if isinstance(value, list): return [_fresh(item) for item in value]
     return value
 
-# %% ../../nbs/03_parse/02_core.ipynb 48
+# %% ../../nbs/03_parse/02_core.ipynb 44
 @patch
 def _settle(self:ToolCallStreamParser):
     "Whether the next chunk may take `feed`'s prose lane: nothing pending and a short held tail, alone in the buffer."
     scanner = self._scanner
     self._idle = idle = (scanner.pending is None and scanner.mode is None and scanner.expect is None
                          and scanner.after_call is None and self._announced is None and not self._closed
-                         and len(self._buffer) - self._position <= _HELD_AT_MOST)
+                         and self._cap is None and len(self._buffer) - self._position <= _HELD_AT_MOST)
     if idle and self._position:
         position, self._position = self._position, 0
         self._buffer = self._buffer[position:]
         self._offset += position; scanner.shift(position)
 
-# %% ../../nbs/03_parse/02_core.ipynb 49
+# %% ../../nbs/03_parse/02_core.ipynb 45
 @patch
 def _announce(self:ToolCallStreamParser, buffer:str, events:list):
     "Announce the pending call once its name is known, then send its raw argument text as it arrives."
@@ -888,7 +734,7 @@ def _notice_syntax(self:ToolCallStreamParser, text:str):
         if word in window: self._saw = True; break
     self._tail = window[-_SYNTAX_TAIL:]
 
-# %% ../../nbs/03_parse/02_core.ipynb 50
+# %% ../../nbs/03_parse/02_core.ipynb 46
 @patch
 def _segment(self:ToolCallStreamParser, kind, payload, start, end, events):
     if self._announced is not None and kind != 'calls': self._abandon(events)
@@ -908,10 +754,14 @@ def _segment(self:ToolCallStreamParser, kind, payload, start, end, events):
     elif kind == 'rejected':
         self._saw = True
         found_format, name, reason, block_start = payload
+        if self._max_calls is not None and len(self._calls) + len(self._refusals) >= self._max_calls:
+            return self._stop_reading(block_start, found_format, events)
         self._refuse(RejectedCall(name, reason, self._offset + block_start, self._offset + end, found_format), events)
     elif kind == 'calls':
         self._saw = True
         found_format, raw_calls, block_start, body_start, cut_off = payload
+        if self._max_calls is not None and len(self._calls) + len(self._refusals) + len(raw_calls) > self._max_calls:
+            return self._stop_reading(block_start, found_format, events)
         several = len(raw_calls) > 1   # then each call gets its own element's span, when its format has one
         for number, raw in enumerate(raw_calls, 1):
             complete = not (cut_off and number == len(raw_calls))   # only the last call of a cut-off block was cut
@@ -921,11 +771,19 @@ def _segment(self:ToolCallStreamParser, kind, payload, start, end, events):
             else: self._call(raw, found_format, self._offset + block_start, self._offset + end, events, complete)
 
 @patch
+def _stop_reading(self:ToolCallStreamParser, block_start:int, found_format:str, events):
+    "The block at `block_start` passes `max_calls`: it and the rest of the text are refused as one, and not read."
+    self._abandon(events)   # a call announced early is not coming
+    self._cap, self._saw, scanner = (self._offset + block_start, found_format), True, self._scanner
+    scanner.pending = scanner.queued = scanner.ahead = scanner.mode = scanner.expect = scanner.after_call = None
+    if events is not _NO_EVENTS: events.append(CallRejected('', _too_many(self._max_calls)))
+
+@patch
 def _refuse(self:ToolCallStreamParser, refusal:RejectedCall, events):
     self._refusals.append(refusal)
     if events is not _NO_EVENTS: events.append(CallRejected(refusal.name, refusal.reason))
 
-# %% ../../nbs/03_parse/02_core.ipynb 51
+# %% ../../nbs/03_parse/02_core.ipynb 47
 @patch
 def _call(self:ToolCallStreamParser, raw:_RawCall, found_format, start, end, events, complete=True):
     name = self._policy.resolve(raw.name) if raw.reason is None else None
@@ -976,7 +834,7 @@ def _call(self:ToolCallStreamParser, raw:_RawCall, found_format, start, end, eve
 NOT_ALLOWED = 'not in the allow-list' # The `RejectedCall.reason` of a call to a tool outside the allow-list
 _NOT_DECLARED = 'a layout that is a call only for a tool the allow-list declares, and it declares none by that name'
 
-# %% ../../nbs/03_parse/02_core.ipynb 52
+# %% ../../nbs/03_parse/02_core.ipynb 48
 _SYNTAX_WORDS = ('tool_calls', '<tool_call', '<function_call', '<invoke')
 _SYNTAX_TAIL = max(map(len, _SYNTAX_WORDS)) - 1
 class _NoEvents(list):
@@ -996,20 +854,22 @@ def _merge_text(events:list) -> list:
         else: merged.extend(run)
     return merged
 
-# %% ../../nbs/03_parse/02_core.ipynb 55
+# %% ../../nbs/03_parse/02_core.ipynb 51
 def parse_tool_calls(text:str, # Model output to search for tool calls
                      tools=None, # None (any tool), or a list of tool names or schemas (the allow-list; schemas type text values)
                      *,
                      standalone:bool=False, # Read the whole text as one call payload (no slicing of JSON out of prose)
                      thinking:bool=False, # The prompt already opened a `<think>` block: the text starts as reasoning
                      reasoning_calls:bool=False, # Read calls written inside reasoning blocks (Trinity); by default it yields none
+                     max_calls:int|None=MAX_CALLS, # Most calls (accepted or refused) read from the text; None: no limit
                     ) -> ParseResult:
     "Find the tool calls in `text`, in any of the formats this module knows."
     if not isinstance(text, str): raise ParseArgumentError(f'parse_tool_calls() takes a str, got {type(text).__name__}')
     if not (standalone or thinking or reasoning_calls) and len(text) <= _WORDS_BY_PATTERN:
         for shortcut in _SHORTCUTS:   # a short text of one plain shape, read without the scanner's steps
-            if (result := shortcut(text, tools)) is not None: return result
-    parser = ToolCallStreamParser(tools, thinking=thinking, reasoning_calls=reasoning_calls)
+            result = shortcut(text, tools)
+            if result is not None and (max_calls is None or len(result.calls) + len(result.rejected) <= max_calls): return result
+    parser = ToolCallStreamParser(tools, thinking=thinking, reasoning_calls=reasoning_calls, max_calls=max_calls)
     if standalone:
         stripped = text.strip()
         if stripped[:1] in ('{', '[') and not thinking:
@@ -1017,6 +877,9 @@ def parse_tool_calls(text:str, # Model output to search for tool calls
             if raw_calls:
                 parser._saw = True
                 offset = len(text) - len(text.lstrip())
+                if max_calls is not None and len(raw_calls) > max_calls:   # the one payload passes the limit: refused
+                    parser._stop_reading(offset, 'json', _NO_EVENTS); parser._offset = len(text)
+                    return parser.result
                 cut_off = _cut_inside_value(stripped)
                 for number, raw in enumerate(raw_calls, 1):
                     parser._call(raw, 'json', offset, offset + len(stripped), _NO_EVENTS,

@@ -9,8 +9,10 @@ from toolcall_lib.parse.payloads import (_Budget, _CDATA_CLOSE, _CDATA_OPEN, _FA
     _calls_from_payload, _child_elements, _child_fields, _element_value, _elements, _identifier_end, _loads,
     _json, _looks_pythonic, _parameters, _payload_calls, _pythonic_calls, _scan_attributes, _scan_value, _skip_space,
     _valid_name)
-from .core import (_Block, _FAMILIES, _NO_EVENTS, _OPENER_RUNS, _RUN, _SHORTCUTS, _add_examples, _add_reader, _block_opener,
-    _ends, _hidden, _json_call, _markers, _python_call, _read, _bare_name, _all_refused, _reasoning_opener, _register)
+from .core import (_Block, _NO_EVENTS, _RUN, _block_opener, _ends, _hidden, _read, _bare_name,
+    _all_refused, _reasoning_opener)
+from .table import (_FAMILIES, _OPENER_RUNS, _SHORTCUTS, _add_examples, _add_reader, _json_call,
+    _markers, _python_call, _register)
 from .results import ParseResult, ToolCall, _policy_for
 
 # %% auto 0
@@ -140,6 +142,7 @@ def _opener_run(parser, buffer:str, starts:list|None, position:int) -> tuple:
         new_position, kind, payload = opened
         if new_position <= position: new_position, kind, payload = position + 1, 'text', buffer[position]
         parser._segment(kind, payload, position, new_position, _NO_EVENTS)
+        if parser._cap is not None: return position, False   # past `max_calls`: `_run` refuses the rest
         if starts is not None: starts.append(position); del starts[0]
         position = new_position
         if kind != 'calls' and kind != 'rejected': break

@@ -8,8 +8,8 @@ import dataclasses, html, json, re
 from toolcall_lib.parse.payloads import (_Budget, _FAILED, _Finder, _JSON_WORDS, _RawCall, _add_argument,
     _calls_from_payload, _element_value, _elements, _loads, _payload_calls, _pythonic_calls, _scan_attributes, _short,
     _skip_space, _valid_name)
-from .core import (_Block, _REASONING_CLOSERS, _add_examples, _add_reader, _block_opener, _hidden,
-    _json_call, _python_call, _reasoning_opener, _register)
+from .core import (_Block, _REASONING_CLOSERS, _block_opener, _hidden, _reasoning_opener)
+from .table import (_add_examples, _add_reader, _json_call, _python_call, _register)
 from .tags import _NESTING_LIMIT, _call_lines, _invoke_calls
 
 # %% auto 0

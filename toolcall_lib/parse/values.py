@@ -7,8 +7,8 @@ from __future__ import annotations
 import json, re
 from .payloads import (_FAILED, _RawCall, _calls_from_payload, _identifier_end, _loads, _may_be_json,
     _repair_spent, _skip_space, _valid_name)
-from toolcall_lib.parse.core import (_Block, _PASS, _Value, _add_examples, _add_reader, _json_call, _readers_open,
-    _register)
+from .core import (_Block, _PASS, _Value, _readers_open)
+from .table import (_add_examples, _add_reader, _json_call, _register)
 
 # %% auto 0
 __all__ = []
