@@ -15,6 +15,10 @@ calls streamed in 64-character chunks >= 20 MB/s; every 1 MB adversarial input u
 opener (the table grew: Seed-OSS, Step-3, Functionary, Command R, the XML styles of the original specification and
 the newest open models' formats each get a hostile shape).
 
+Every figure is what a caller gets by default: at most `max_calls` (1,000) calls are read from one text, and the block
+that passes the limit is refused with the rest of the text, unread. The hostile table prints, beside a row whose text
+holds more calls than that, its 1 MB figure with no limit (`max_calls=None`), for the record.
+
 Issue 27 adds: a 1 KB Hermes message whose arguments are one long string (json.loads at its cheapest, so the scanner's
 own cost shows; goal: with an allow-list within 5x json.loads and faster than SGLang's Hermes detector), chat text with
 a short call after every ~1.5 KB of prose (goal: streamed in 64-character chunks at least 2x SGLang's streaming
@@ -37,7 +41,7 @@ round (so a burst of load hits them alike), and every goal is judged on CPU time
 the wall-clock figure: time spent waiting for a core is the machine's load, not the parser's cost.
 """
 import json, logging, random, re, time
-from toolcall_lib.parse import parse_tool_calls, ToolCallStreamParser
+from toolcall_lib.parse import MAX_CALLS, parse_tool_calls, ToolCallStreamParser
 
 logging.getLogger('llm_router_utils').setLevel(logging.CRITICAL)   # SGLang logs every call to a tool it was not given
 
@@ -269,8 +273,12 @@ def run_hostile_repeated(only:str='') -> list:
         times = best_times({'half': lambda: parse_tool_calls(half), 'full': lambda: parse_tool_calls(full)}, 3)
         half_cpu, full_cpu = times['half'][1], times['full'][1]
         growth = full_cpu / half_cpu * len(half) / len(full) * 2 if half_cpu else 0.0   # as if exactly doubled
+        # where the text holds more than `max_calls` calls, the parser stops at the block that passes it: that row is
+        # timed again with no limit, for the record (the goal is judged on what a caller gets by default)
+        limited = any('(max_calls)' in refusal.reason for refusal in parse_tool_calls(full).rejected)
+        unlimited = best_times({'full': lambda: parse_tool_calls(full, max_calls=None)}, 3)['full'][1] * 1e3 if limited else None
         rows.append({'case': name, 'half_cpu_ms': half_cpu * 1e3, 'full_cpu_ms': full_cpu * 1e3, 'full_ms': times['full'][0] * 1e3,
-                     'growth': growth, 'met': full_cpu < 0.5 and growth <= 2.2})
+                     'growth': growth, 'met': full_cpu < 0.5 and growth <= 2.2, 'no_limit_cpu_ms': unlimited})
     return rows
 
 def cases():
@@ -365,12 +373,14 @@ def print_hostile_repeated(only:str=''):
     "The repeated and varied hostile table; `only`: just the rows whose name holds it."
     print('\nHostile input repeated (the hostile section of nbs/03_parse/02_core.ipynb, each copy right after the last;'
           ' "(varied)" and "(numbered)": each copy differs), one-shot, best of 3')
-    header = f"{'case':44} {'0.5 MB CPU ms':>14} {'1 MB CPU ms':>12} {'1 MB wall ms':>13} {'growth':>7}  goal (CPU at 1 MB, growth)"
+    print(f'"no limit": the same 1 MB with max_calls=None, where the text holds more than max_calls ({MAX_CALLS}) calls')
+    header = (f"{'case':44} {'0.5 MB CPU ms':>14} {'1 MB CPU ms':>12} {'1 MB wall ms':>13} {'growth':>7} {'no limit':>9}"
+              f"  goal (CPU at 1 MB, growth)")
     print(header); print('-' * len(header))
     rows = run_hostile_repeated(only)
     for row in rows:
         print(f"{row['case']:44} {row['half_cpu_ms']:>14.1f} {row['full_cpu_ms']:>12.1f} {row['full_ms']:>13.1f} {row['growth']:>6.2f}x"
-              f"  < 500 ms, <= 2.2x {'ok' if row['met'] else 'MISSED'}")
+              f" {_ms(row['no_limit_cpu_ms']):>9}  < 500 ms, <= 2.2x {'ok' if row['met'] else 'MISSED'}")
     return rows
 
 def main(section:str='all', only:str=''):

@@ -513,36 +513,76 @@ def _add_argument(arguments:dict, key:str, value, repeated:set):
     elif key in repeated: arguments[key].append(value)
     else: arguments[key] = [arguments[key], value]; repeated.add(key)
 
-# %% ../../nbs/03_parse/00_payloads.ipynb 37
+# %% ../../nbs/03_parse/00_payloads.ipynb 38
+def _plain_elements(body:str, opener:str, closer:str) -> list:
+    """What `_elements(body, opener, closer, _Finder(body), spans)` yields, as a list of (inside of the opening tag,
+    content, span), for a `body` without a CDATA section (nothing to look past)."""
+    found, position, delimited, length = [], 0, opener[-1] in '= ', len(body)
+    opened = closed = -2   # the last opener and closer found (-1: none after), searched again only once passed: linear
+    while True:
+        if -1 < opened < position or opened == -2: opened = body.find(opener, position)
+        start = opened
+        if start == -1: break
+        after = start + len(opener)
+        if not delimited and after < length and (body[after].isalnum() or body[after] in '_:-.'):
+            position = after; continue   # `<parameters>` is not `<parameter`
+        tag_end = body.find('>', after)
+        if tag_end == -1: break
+        if body.count('"', after, tag_end) % 2:   # a `>` inside a quoted attribute
+            quote_end = body.find('"', tag_end)
+            later = body.find('>', quote_end) if quote_end != -1 else -1
+            if later != -1: tag_end = later
+        if -1 < closed < tag_end or closed == -2: closed = body.find(closer, tag_end)
+        if -1 < opened < tag_end: opened = body.find(opener, tag_end)
+        close, following, stop = closed, opened, length
+        if close != -1 and close < stop: stop = close
+        if following != -1 and following < stop: stop = following
+        end = stop + len(closer) if stop == close else stop
+        found.append((body[after:tag_end], body[tag_end + 1:stop], (start, end)))
+        position = end
+    return found
+
+def _body_elements(body:str, opener:str, closer:str) -> list:
+    "(inside, content, span) of each element `_elements` finds in `body`: `_plain_elements` when it has no CDATA section."
+    if opener not in body: return []   # (no element without its opener)
+    if _CDATA_OPEN not in body: return _plain_elements(body, opener, closer)
+    spans = []
+    return [(inside, content, spans[-1]) for inside, content in _elements(body, opener, closer, _Finder(body), spans)]
+
+# %% ../../nbs/03_parse/00_payloads.ipynb 40
 def _parameters(body:str, prefix:str='', budget:_Budget|None=None):
     """(arguments, keys whose values are text) from the parameter elements of `body`, or None when it has none:
     `<parameter=k>v</parameter>`, `<parameter name="k">v</parameter>` (after `prefix`, e.g. 'steptml:'), and without a
     prefix also `<argument name="k">` and `<param name="k">`. `string="false"` marks a JSON value (DSML). An element
     without a name makes it `_UNNAMED`: its value belongs to no key, so the call cannot be read."""
-    kinds = (f'{prefix}parameter',) + (('argument', 'param') if not prefix else ())
-    for kind in kinds:
-        if f'<{kind}' not in body: continue
-        arguments, text_keys, repeated, found, unnamed = {}, set(), set(), False, False
-        for inside, content in _elements(body, f'<{kind}', f'</{kind}>', _Finder(body)):
-            found = True
-            if inside.startswith('='): key, attributes = inside[1:].strip(), {}
-            else:
-                attributes = _scan_attributes(inside)
-                key = attributes.get('name', '').strip()
-            if not key: unnamed = True; continue
+    kinds = _PARAMETER_KINDS.get(prefix)
+    if kinds is None:
+        kinds = _PARAMETER_KINDS[prefix] = tuple((kind, f'<{kind}', f'</{kind}>') for kind in
+                                                 (f'{prefix}parameter',) + (('argument', 'param') if not prefix else ()))
+    for kind, opener, closer in kinds:
+        elements = _body_elements(body, opener, closer)
+        if not elements: continue
+        arguments, text_keys, repeated, unnamed = {}, set(), set(), False
+        for inside, content, _ in elements:
+            if inside.startswith('='): key, attributes = inside[1:].strip(), _NO_ATTRIBUTES
+            else: attributes = _scan_attributes(inside); key = attributes.get('name', '').strip()
+            if not key: unnamed = True; continue   # the call cannot be read; the rest are read as before (budget)
             value = _element_value(content)
             # MiniCPM 5 escapes `<`, `&`
             if kind == 'param' and _CDATA_OPEN not in content: value = html.unescape(value)
-            if attributes.get('string') == 'false' and (decoded := _loads(value, budget or _Budget())) is not _FAILED:
+            string = attributes.get('string')
+            if string == 'false' and (decoded := _loads(value, budget or _Budget())) is not _FAILED:
                 _add_argument(arguments, key, decoded, repeated); continue
             _add_argument(arguments, key, value, repeated)
-            if attributes.get('string') != 'true': text_keys.add(key)
-        if found: return _UNNAMED if unnamed else (arguments, frozenset(text_keys))
+            if string != 'true': text_keys.add(key)
+        return _UNNAMED if unnamed else (arguments, frozenset(text_keys))
     return None
 
 _UNNAMED = object()   # what `_parameters` returns when a parameter element has no name
+_NO_ATTRIBUTES = {}   # the attributes of `<parameter=k>`: none (never changed)
+_PARAMETER_KINDS = {}   # prefix -> (kind, opener, closer) of each parameter element, in the order `_parameters` tries them
 
-# %% ../../nbs/03_parse/00_payloads.ipynb 38
+# %% ../../nbs/03_parse/00_payloads.ipynb 41
 def _child_elements(text:str) -> list:
     "Top-level `<tag ...>content</tag>` children of `text`, as (tag, inside of the opening tag, content), in order."
     children, position, finder = [], 0, _Finder(text)
@@ -569,7 +609,7 @@ def _child_fields(text:str) -> dict:
     for tag, _, content in _child_elements(text): _add_argument(fields, tag, _element_value(content), repeated)
     return fields
 
-# %% ../../nbs/03_parse/00_payloads.ipynb 41
+# %% ../../nbs/03_parse/00_payloads.ipynb 44
 _HARD_MARKERS = ('<|', '<｜', '<tool_call', '<function_call', '<think>', '[TOOL_CALLS]')
 _HARD_LONGEST = max(map(len, _HARD_MARKERS))
 # Runs the scan can skip in C: outside strings, ordinary characters and whole strings; inside a string, its body up to
@@ -601,7 +641,7 @@ _FLAT = {markers: patterns[0] for markers, patterns in _SCAN_PATTERNS.items()}
 _FLAT_DEEP = {markers: patterns[1] for markers, patterns in _SCAN_PATTERNS.items()}
 _STRING_BODY = {(quote, markers): patterns[2][quote] for markers, patterns in _SCAN_PATTERNS.items() for quote in '"\''}
 
-# %% ../../nbs/03_parse/00_payloads.ipynb 42
+# %% ../../nbs/03_parse/00_payloads.ipynb 45
 def _scan_value(text:str, state:list, final:bool, markers:bool=True):
     """Advance a bracket-balancing scan; `state` is [position, depth, quote] and is updated in place.
     Returns the end of the value (balanced, or cut at a hard marker / the end of a final text), or None for 'need more'.
@@ -631,7 +671,7 @@ def _scan_value(text:str, state:list, final:bool, markers:bool=True):
     state[:] = [length, depth, quote]
     return length if final else None
 
-# %% ../../nbs/03_parse/00_payloads.ipynb 45
+# %% ../../nbs/03_parse/00_payloads.ipynb 48
 def _cut_inside_value(source:str) -> bool:
     "Whether the JSON or Pythonic value `source` opens with is cut off: brackets or a string still open at its end."
     start = len(source) - len(source.lstrip())
@@ -640,7 +680,7 @@ def _cut_inside_value(source:str) -> bool:
     _scan_value(source, state, final=True, markers=False)
     return state[1] > 0 or bool(state[2])
 
-# %% ../../nbs/03_parse/00_payloads.ipynb 48
+# %% ../../nbs/03_parse/00_payloads.ipynb 51
 _LOOKAHEAD = 64
 _WHITESPACE = ' \t\r\n'
 

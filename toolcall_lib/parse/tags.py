@@ -5,8 +5,8 @@
 # %% ../../nbs/03_parse/03_tags.ipynb 2
 from __future__ import annotations
 import dataclasses, html, json, re
-from toolcall_lib.parse.payloads import (_Budget, _CDATA_CLOSE, _CDATA_OPEN, _FAILED, _Finder, _NotJSON, _RawCall, _UNNAMED, _add_argument,
-    _calls_from_payload, _child_elements, _child_fields, _element_value, _elements, _identifier_end, _loads,
+from toolcall_lib.parse.payloads import (_Budget, _CDATA_CLOSE, _CDATA_OPEN, _FAILED, _NotJSON, _RawCall, _UNNAMED, _add_argument,
+    _body_elements, _calls_from_payload, _child_elements, _child_fields, _element_value, _identifier_end, _loads,
     _json, _looks_pythonic, _parameters, _payload_calls, _pythonic_calls, _scan_attributes, _scan_value, _skip_space,
     _valid_name)
 from .core import (_Block, _NO_EVENTS, _RUN, _block_opener, _ends, _hidden, _read, _bare_name,
@@ -51,70 +51,6 @@ def _tag_opener(name:str, closers:tuple=(), preview:bool=False, block=_Block, qu
     return open
 
 # %% ../../nbs/03_parse/03_tags.ipynb 10
-def _plain_elements(body:str, opener:str, closer:str) -> list:
-    """What `_elements(body, opener, closer, _Finder(body), spans)` yields, as a list of (inside of the opening tag,
-    content, span), for a `body` without a CDATA section (nothing to look past)."""
-    found, position, delimited, length = [], 0, opener[-1] in '= ', len(body)
-    opened = closed = -2   # the last opener and closer found (-1: none after), searched again only once passed: linear
-    while True:
-        if -1 < opened < position or opened == -2: opened = body.find(opener, position)
-        start = opened
-        if start == -1: break
-        after = start + len(opener)
-        if not delimited and after < length and (body[after].isalnum() or body[after] in '_:-.'):
-            position = after; continue   # `<parameters>` is not `<parameter`
-        tag_end = body.find('>', after)
-        if tag_end == -1: break
-        if body.count('"', after, tag_end) % 2:   # a `>` inside a quoted attribute
-            quote_end = body.find('"', tag_end)
-            later = body.find('>', quote_end) if quote_end != -1 else -1
-            if later != -1: tag_end = later
-        if -1 < closed < tag_end or closed == -2: closed = body.find(closer, tag_end)
-        if -1 < opened < tag_end: opened = body.find(opener, tag_end)
-        close, following, stop = closed, opened, length
-        if close != -1 and close < stop: stop = close
-        if following != -1 and following < stop: stop = following
-        end = stop + len(closer) if stop == close else stop
-        found.append((body[after:tag_end], body[tag_end + 1:stop], (start, end)))
-        position = end
-    return found
-
-def _plain_parameters(body:str, prefix:str='', budget:_Budget|None=None):
-    "`_parameters(body, prefix, budget)`, read with `_plain_elements` when `body` holds no CDATA section."
-    if _CDATA_OPEN in body: return _parameters(body, prefix, budget)
-    kinds = _PARAMETER_KINDS.get(prefix)
-    if kinds is None:
-        kinds = _PARAMETER_KINDS[prefix] = tuple((kind, f'<{kind}', f'</{kind}>') for kind in
-                                                 (f'{prefix}parameter',) + (('argument', 'param') if not prefix else ()))
-    for kind, opener, closer in kinds:
-        if opener not in body: continue
-        elements = _plain_elements(body, opener, closer)
-        if not elements: continue
-        arguments, text_keys, repeated, unnamed = {}, set(), set(), False
-        for inside, content, _ in elements:
-            if inside.startswith('='): key, attributes = inside[1:].strip(), _NO_ATTRIBUTES
-            else: attributes = _scan_attributes(inside); key = attributes.get('name', '').strip()
-            if not key: unnamed = True; continue   # the call cannot be read; the rest are read as before (budget)
-            value = _element_value(content)
-            if kind == 'param': value = html.unescape(value)   # MiniCPM 5 escapes `<`, `&`
-            string = attributes.get('string')
-            if string == 'false' and (decoded := _loads(value, budget or _Budget())) is not _FAILED:
-                _add_argument(arguments, key, decoded, repeated); continue
-            _add_argument(arguments, key, value, repeated)
-            if string != 'true': text_keys.add(key)
-        return _UNNAMED if unnamed else (arguments, frozenset(text_keys))
-    return None
-_NO_ATTRIBUTES = {}
-_PARAMETER_KINDS = {}   # prefix -> (kind, opener, closer) of each parameter element, in the order `_parameters` tries them
-
-def _body_elements(body:str, opener:str, closer:str) -> list:
-    "(inside, content, span) of each element `_elements` finds in `body`: `_plain_elements` when it has no CDATA section."
-    if opener not in body: return []   # (no element without its opener)
-    if _CDATA_OPEN not in body: return _plain_elements(body, opener, closer)
-    spans = []
-    return [(inside, content, spans[-1]) for inside, content in _elements(body, opener, closer, _Finder(body), spans)]
-
-# %% ../../nbs/03_parse/03_tags.ipynb 13
 def _opener_run(parser, buffer:str, starts:list|None, position:int) -> tuple:
     """(where the scan goes on, whether a step returned None) after `parser` read the openers that follow `position`
     back to back; `starts`: where the last steps began (a copy of their text next stops the run), None to not look."""
@@ -149,7 +85,7 @@ def _opener_run(parser, buffer:str, starts:list|None, position:int) -> tuple:
     return position, False
 _OPENER_RUNS.append(_opener_run)
 
-# %% ../../nbs/03_parse/03_tags.ipynb 15
+# %% ../../nbs/03_parse/03_tags.ipynb 12
 def _pair_call(body:str, key_tag:str='arg_key', value_tag:str='arg_value', separator:str='', span=None):
     """The call `NAME` + `<key_tag>k</key_tag><value_tag>v</value_tag>` pairs in `body`; None when no name leads it.
     Keys and values that do not pair up refuse the call; a key given twice collects its values in a list."""
@@ -169,14 +105,14 @@ def _pair_call(body:str, key_tag:str='arg_key', value_tag:str='arg_value', separ
     for key, value in zip(keys, values): _add_argument(arguments, key, value, repeated)
     return _RawCall(name, arguments, text_keys=frozenset(arguments), span=span)
 
-# %% ../../nbs/03_parse/03_tags.ipynb 18
+# %% ../../nbs/03_parse/03_tags.ipynb 15
 _NESTED_NAME_TAGS = ('name', 'tool_name', 'function', 'tool')
 _NESTED_ARGUMENT_TAGS = ('arguments', 'args', 'parameters', 'params', 'input')
 def _named_call(name:str, body:str, budget:_Budget, prefix:str='', span=None):
     """The call `name` whose arguments are `body`: parameter elements, a JSON object, an arguments element, one
     child element per key, or nothing at all. Anything else is refused with a reason, never read as no arguments."""
     if not _valid_name(name): return None
-    found = _plain_parameters(body, prefix, budget)
+    found = _parameters(body, prefix, budget)
     if found is _UNNAMED: return _RawCall(name, None, span=span, reason=f'a parameter of {name!r} has no name')
     if found is not None: return _RawCall(name, found[0], text_keys=found[1], span=span)
     stripped = body.strip()
@@ -207,7 +143,7 @@ def _function_calls(body:str, budget:_Budget) -> list:
         if call is not None: calls.append(call)
     return calls
 
-# %% ../../nbs/03_parse/03_tags.ipynb 19
+# %% ../../nbs/03_parse/03_tags.ipynb 16
 def _nested_field_calls(body:str, attributes:dict, budget:_Budget) -> list:
     "The nested form: the name in an attribute or a `<name>` child, the arguments in the other children."
     children = _child_elements(body)
@@ -258,7 +194,7 @@ def _markup_body_calls(body:str, attributes:dict, budget:_Budget, bare_name:bool
     if '<' in stripped or name: return 'xml', _nested_field_calls(stripped, attributes, budget)
     return ('pythonic', _pythonic_calls(stripped)) if '(' in stripped and _looks_pythonic(stripped) else ('hermes', [])
 
-# %% ../../nbs/03_parse/03_tags.ipynb 21
+# %% ../../nbs/03_parse/03_tags.ipynb 18
 class _CDATABlock(_Block):
     "A tag's block whose ends inside a closed `<![CDATA[...]]>` section are text: it ends at the first end after them."
     __slots__ = ('cdata_from', 'close_from')
@@ -289,7 +225,7 @@ class _CDATABlock(_Block):
                 return scanner._finish_block(text, final, found)
             self.cdata_from, self.close_from = cdata, cdata + len(_CDATA_OPEN)
 
-# %% ../../nbs/03_parse/03_tags.ipynb 22
+# %% ../../nbs/03_parse/03_tags.ipynb 19
 _QUICK_BODY = 64   # a bare opener's body read without a block is shorter than this and holds no `<`
 _CALL_CHARS = re.compile(r'[{\[(=]')   # a bare `<tool_call>` body without any of these reads no call (see below)
 _HERMES_READERS = None   # the `<tool_call>` family's readers once all are declared: what `_reads_nothing` knows of them
@@ -333,7 +269,7 @@ def _reads_nothing(scanner, body:str, marker:str, name:str) -> bool:
         elif key is not None and (budget.remaining, budget.attempts) == before: cache[key] = True
     return reads_nothing
 
-# %% ../../nbs/03_parse/03_tags.ipynb 23
+# %% ../../nbs/03_parse/03_tags.ipynb 20
 def _markup_reader(label:str, bare_name:bool=False):
     "The reader of a `<tool_call>`-like tag whose body `_markup_body_calls` reads; a Hermes JSON body gets the format `label`."
     def read(body, scanner, attributes, opening):
@@ -358,7 +294,7 @@ _add_examples(
     },
 )
 
-# %% ../../nbs/03_parse/03_tags.ipynb 30
+# %% ../../nbs/03_parse/03_tags.ipynb 27
 def _seed_oss_reader(body, scanner, attributes, opening):
     found_format, calls = _markup_body_calls(body, attributes, scanner.budget)
     return ('seed_oss' if found_format in ('qwen3_coder', 'hermes') else found_format), calls
@@ -367,14 +303,14 @@ _register('seed_oss', _tag_markers('seed:tool_call'), _tag_opener('seed_oss', bl
 _add_examples('seed_oss', {'seed_oss': lambda name, arguments: f'<seed:tool_call>\n<function={name}>\n' + ''.join(
     f'<parameter={key}>{value}</parameter>\n' for key, value in arguments.items()) + '</function>\n</seed:tool_call>'})
 
-# %% ../../nbs/03_parse/03_tags.ipynb 33
+# %% ../../nbs/03_parse/03_tags.ipynb 30
 def _tool_calls_reader(body, scanner, attributes, opening):
     found_format, calls = _markup_body_calls(body, attributes, scanner.budget)
     return ('jamba' if found_format == 'hermes' else found_format), calls
 
 _register('jamba', _tag_markers('tool_calls'), _tag_opener('jamba'), reader=_tool_calls_reader)
 
-# %% ../../nbs/03_parse/03_tags.ipynb 36
+# %% ../../nbs/03_parse/03_tags.ipynb 33
 class _ParametersAfter:
     "The `<function parameter name=\"k\">v</function parameter>` elements after `<function_call>NAME</function_call>`."
     OPEN, CLOSE = '<function parameter', '</function parameter>'
@@ -420,7 +356,7 @@ class _ParametersAfter:
         call = _RawCall(self.name, self.arguments, text_keys=frozenset(self.arguments))
         return self.cursor, 'calls', ('xml', [call], self.start, None, self.cut)
 
-# %% ../../nbs/03_parse/03_tags.ipynb 37
+# %% ../../nbs/03_parse/03_tags.ipynb 34
 class _FunctionCallBlock(_CDATABlock):
     "A `<function_call>` block; when its body is a bare name, the parameter elements after it are read too."
     __slots__ = ()
@@ -441,7 +377,7 @@ _add_examples('xml', {
     'seed_name_then_parameters': lambda name, arguments: f'<function_call>{name}</function_call>' + ''.join(
         f'<function parameter name="{key}">{value}</function parameter>' for key, value in arguments.items())})
 
-# %% ../../nbs/03_parse/03_tags.ipynb 40
+# %% ../../nbs/03_parse/03_tags.ipynb 37
 def _invoke_calls(body:str, prefix:str, budget:_Budget, suffix:str='') -> list:
     """Calls in `<invoke name=...>` elements (`prefix` is e.g. '｜DSML｜' or 'steptml:'), each with its own span; a
     `suffix` the model wrote after a name (Muse Glimmer's `name="read<|message|>"`) is dropped from it."""
@@ -506,7 +442,7 @@ _add_examples(
 _add_examples('tool', {'seed_tool': lambda name, arguments: f'<tool name="{name}">' + ''.join(
     f'<{key}>{value}</{key}>' for key, value in arguments.items()) + '</tool>'}, fragments=('</tool_use>',))
 
-# %% ../../nbs/03_parse/03_tags.ipynb 45
+# %% ../../nbs/03_parse/03_tags.ipynb 42
 _DSML_PREFIXES = ('｜DSML｜', '|DSML|', 'DSML|', 'DSML')
 
 def _dsml_reader(body, scanner, attributes, opening):
@@ -527,7 +463,7 @@ _add_examples(
     },
 )
 
-# %% ../../nbs/03_parse/03_tags.ipynb 48
+# %% ../../nbs/03_parse/03_tags.ipynb 45
 def _bare_function_reader(body, scanner):
     calls = _function_calls(body, scanner.budget)
     if not (calls and all(call.text_keys for call in calls)): return 'functionary', calls
@@ -551,7 +487,7 @@ _add_examples('functionary', {
     'functionary_v31': lambda name, arguments: f'<function={name}>{json.dumps(arguments)}</function>',
     'functionary_named': lambda name, arguments: f'<function name="{name}">{json.dumps(arguments)}</function>'})
 
-# %% ../../nbs/03_parse/03_tags.ipynb 51
+# %% ../../nbs/03_parse/03_tags.ipynb 48
 _DSML_SPACED = '｜DSML｜ '
 
 def _dsml_spaced_reader(body, scanner, attributes, opening):
@@ -569,7 +505,7 @@ _add_examples(
     fragments=('<｜DSML｜ parameter name="x" string="false">',),
 )
 
-# %% ../../nbs/03_parse/03_tags.ipynb 54
+# %% ../../nbs/03_parse/03_tags.ipynb 51
 _GCML_PREFIXES = ('｜GCML｜', '|GCML|')
 
 def _gcml_reader(body, scanner, attributes, opening):
@@ -580,7 +516,7 @@ _register('gcml', tuple(marker for prefix in _GCML_PREFIXES for wrapper in ('too
 _add_examples('gcml', {'gcml': lambda name, arguments:
     f'<｜GCML｜tool_calls>\n{_invoke_example(name, arguments, "｜GCML｜")}\n</｜GCML｜tool_calls>'})
 
-# %% ../../nbs/03_parse/03_tags.ipynb 57
+# %% ../../nbs/03_parse/03_tags.ipynb 54
 _HUNYUAN_SUFFIX = ':opensource'
 
 def _hunyuan_calls(body:str, suffix:str='') -> list:
@@ -619,7 +555,7 @@ _add_examples(
 _add_examples('jamba', {'hunyuan': _hunyuan_example,
                         'hunyuan_hy4': lambda name, arguments: _hunyuan_example(name, arguments, separator=False)})
 
-# %% ../../nbs/03_parse/03_tags.ipynb 60
+# %% ../../nbs/03_parse/03_tags.ipynb 57
 def _iquest_reader(body, scanner, attributes, opening):
     call = _pair_call(body)
     return 'iquest', [call] if call is not None else []
@@ -634,7 +570,7 @@ _add_examples(
     },
 )
 
-# %% ../../nbs/03_parse/03_tags.ipynb 63
+# %% ../../nbs/03_parse/03_tags.ipynb 60
 def _k2_horizon_body(body:str, budget:_Budget, span=None) -> list:
     stripped = body.strip()
     if stripped[:1] in ('{', '['):   # the JSON dialect
@@ -664,11 +600,11 @@ for think in ('think', 'think_fast', 'think_faster'):
     _register(f'k2_horizon_{think}', (f'<ifm|{think}>',), _reasoning_opener(f'</ifm|{think}>'))
 _register('k2_horizon_end', ('</ifm|tool_calls>', '</ifm|think>', '</ifm|think_fast>', '</ifm|think_faster>'), _hidden)
 
-# %% ../../nbs/03_parse/03_tags.ipynb 66
+# %% ../../nbs/03_parse/03_tags.ipynb 63
 _add_examples('functionary', {'minicpm5': lambda name, arguments: f'<function name="{name}">' + ''.join(
     f'<param name="{key}">{value}</param>' for key, value in arguments.items()) + '</function>'})
 
-# %% ../../nbs/03_parse/03_tags.ipynb 69
+# %% ../../nbs/03_parse/03_tags.ipynb 66
 _MINIMAX_NS = ']<]minimax[>['
 _NESTING_LIMIT = 32
 def _element_tree(content:str, depth:int=0):
@@ -730,7 +666,7 @@ def _open_minimax_m3(scanner, text, position, marker, final):
     return after, 'hidden', None
 _register('minimax_m3', (_MINIMAX_NS,), _open_minimax_m3)
 
-# %% ../../nbs/03_parse/03_tags.ipynb 70
+# %% ../../nbs/03_parse/03_tags.ipynb 67
 _add_examples(
     'minimax_m3',
     {
@@ -741,14 +677,14 @@ _add_examples(
     fragments=(']<]minimax[>[<tool_call>', ']<]minimax[>[<invoke name="a">', '<item>', '</item>'),
 )
 
-# %% ../../nbs/03_parse/03_tags.ipynb 73
+# %% ../../nbs/03_parse/03_tags.ipynb 70
 _register(
     'longcat', _tag_markers('longcat_tool_call'), _tag_opener('longcat', preview=True), reader=_markup_reader('longcat')
 )
 _add_examples('longcat', {'longcat': lambda name, arguments:
     f'<longcat_tool_call>\n{_json_call(name, arguments)}\n</longcat_tool_call>'})
 
-# %% ../../nbs/03_parse/03_tags.ipynb 76
+# %% ../../nbs/03_parse/03_tags.ipynb 73
 def _longcat_pairs_reader(body, scanner, attributes, opening):
     stripped = body.strip()
     if stripped[:1] in ('{', '[', '<'): return None   # JSON, or elements: the generic reader's
@@ -762,7 +698,7 @@ _add_examples('longcat', {'longcat_pairs': lambda name, arguments: f'<longcat_to
     f'<longcat_arg_key>{key}</longcat_arg_key><longcat_arg_value>{value}</longcat_arg_value>'
     for key, value in arguments.items()) + '</longcat_tool_call>'})
 
-# %% ../../nbs/03_parse/03_tags.ipynb 79
+# %% ../../nbs/03_parse/03_tags.ipynb 76
 _CWM_CLOSE = '</tool>'
 
 def _cwm_reader(label:str):
@@ -797,7 +733,7 @@ _add_examples(
     fragments=('<tool: ', '<tool: function>\n', '<tool: a>\n', '<tool: a'),
 )
 
-# %% ../../nbs/03_parse/03_tags.ipynb 82
+# %% ../../nbs/03_parse/03_tags.ipynb 79
 # spaces, then a (dotted) name and `(`; only ever `match`ed
 _CALL_HEAD = re.compile(r'[ \t\r\n]*([^\W\d][\w.]{0,127})\(')
 
@@ -825,7 +761,7 @@ _add_examples(
     fragments=('<function_calls>a(x=1)\n', 'b(y=2)\n'),
 )
 
-# %% ../../nbs/03_parse/03_tags.ipynb 85
+# %% ../../nbs/03_parse/03_tags.ipynb 82
 _SPACES = re.compile(r'[ \t\r\n]*')
 
 def _json_lines(body:str) -> list|None:
@@ -857,7 +793,7 @@ _add_examples(
     fragments=('{"name": "a", "arguments": {}}\n',),
 )
 
-# %% ../../nbs/03_parse/03_tags.ipynb 88
+# %% ../../nbs/03_parse/03_tags.ipynb 85
 def _dots_reader(body, scanner, attributes, opening):
     stripped = body.strip()
     if '<invoke' in stripped: return 'dots', _invoke_calls(body, '', scanner.budget)
@@ -874,12 +810,12 @@ _add_examples(
     },
 )
 
-# %% ../../nbs/03_parse/03_tags.ipynb 91
+# %% ../../nbs/03_parse/03_tags.ipynb 88
 _register('nemotron', _tag_markers('TOOLCALL'), _tag_opener('nemotron'), reader=_markup_reader('nemotron'))
 _add_examples('nemotron', {'nemotron': lambda name, arguments:
     f'<TOOLCALL>{json.dumps([{"name": name, "arguments": arguments}])}</TOOLCALL>'})
 
-# %% ../../nbs/03_parse/03_tags.ipynb 94
+# %% ../../nbs/03_parse/03_tags.ipynb 91
 def _is_definition(item) -> bool:
     "Whether a JSON object describes a tool (a description, or a parameters schema) rather than calling one."
     if not isinstance(item, dict): return False
@@ -904,7 +840,7 @@ _add_examples(
     'qwen25_coder', {'qwen25_coder': lambda name, arguments: f'<tools>\n{_json_call(name, arguments)}\n</tools>'}
 )
 
-# %% ../../nbs/03_parse/03_tags.ipynb 97
+# %% ../../nbs/03_parse/03_tags.ipynb 94
 # Bounded runs, and the JSON is only looked for at the end (`(?=\{)`): one short match at the start of a body.
 _NAME_THEN_JSON = re.compile(
     r'(function[ \t]*\r?\n[ \t]*)?([^\W\d][\w.\-/]{0,127})[ \t]{0,64}(>?)[ \t\r\n]{0,64}(?=\{)'
@@ -936,7 +872,7 @@ _add_examples(
     fragments=('<tool_call>a{', '<tool_call>function\na\n', '<tool_call>a>'),
 )
 
-# %% ../../nbs/03_parse/03_tags.ipynb 100
+# %% ../../nbs/03_parse/03_tags.ipynb 97
 # one `key=value` word after spaces: a quoted value runs to its quote on the same line, a bare one to the next space
 _WORD_PAIR = re.compile(r'[ \t\r\n]+([^\W\d][\w.-]{0,127})=("[^"\n]*"|\'[^\'\n]*\'|[^\s"\'<>]+)')
 _WORD_NAME = re.compile(r'[ \t\r\n]*([^\W\d][\w.\-/]{0,127})(?=[ \t\r\n])')
@@ -957,7 +893,7 @@ _add_reader('hermes', 30, _word_pairs_reader)
 _add_examples('hermes', {'glm47_words': lambda name, arguments: f'<tool_call>{name} ' + ' '.join(
     f'{key}="{value}"' for key, value in arguments.items()) + '</tool_call>'}, fragments=('<tool_call>a x=1', ' y="a b"'))
 
-# %% ../../nbs/03_parse/03_tags.ipynb 103
+# %% ../../nbs/03_parse/03_tags.ipynb 100
 _HERMES_END = _ends(('</tool_call>', '</tool_calls>'), ('<tool_call>', '<tool_call '))[0]   # a bare block's ends
 # The readers whose answers the shortcut (and `_reads_nothing`) know: on a body with no `{`, `[`, `(` or `=` (and
 # no `<`, which ends a bare opener's body), TeleChat's pairs, name+JSON and GLM-4.7's words find nothing, and the
@@ -992,7 +928,7 @@ def _hermes_message(text:str, tools):
     return ParseResult((call,), True, False, (), text[:start] + text[end:], '', ())
 _SHORTCUTS.append(_hermes_message)
 
-# %% ../../nbs/03_parse/03_tags.ipynb 106
+# %% ../../nbs/03_parse/03_tags.ipynb 103
 def _steptml_toolcall_reader(body, scanner, attributes, opening):
     return 'step3', _invoke_calls(body, 'steptml:', scanner.budget)
 
@@ -1019,7 +955,7 @@ _add_examples(
     },
 )
 
-# %% ../../nbs/03_parse/03_tags.ipynb 109
+# %% ../../nbs/03_parse/03_tags.ipynb 106
 def _laguna_user_reader(body, scanner):
     stripped = body.strip()
     if stripped.startswith('<tool_call>'):   # the call's own element inside the user turn, and nothing after it
