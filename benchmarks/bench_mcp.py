@@ -12,12 +12,14 @@ Cases (each a `tools/call` from the SDK's `Client`, timed from send to result, m
 - `Sandbox.run('1+1')` beside a bare Jupyter kernel executing `1+1` through jupyter_client (no isolation at all),
   the engine of the Jupyter-kernel MCP servers.
 Both servers run at once and are timed in alternating blocks, so load on the machine falls on both alike.
-A second table splits one `python` call into its steps: the server's handler, the sandbox and the result's conversion
-are timed inside the server, served in-process through the SDK's memory transport; the transports are what the whole
-calls over stdio and HTTP add to that.
+A second table splits one `python` call over stdio into its steps, stamped inside a stdio server (`STEPS_SERVER`, the
+`python_server` with timing wrappers around its methods, which cost a little themselves): the SDK's server reading and
+routing the request, dispatch, the sandbox's own steps (the request written, the worker running the cell, the checks
+that the worker is back in its read with nothing left running, the reply made a `RunResult`), the result's conversion,
+the SDK writing it; the client and both pipes are what the whole call, timed by the client, adds to that.
 
 Run: python benchmarks/bench_mcp.py [--calls N]"""
-import argparse, asyncio, contextlib, socket, statistics, subprocess, sys, tempfile, textwrap, time
+import argparse, asyncio, contextlib, json, socket, statistics, subprocess, sys, tempfile, textwrap, time
 from pathlib import Path
 
 from mcp import Client, StdioServerParameters
@@ -155,52 +157,94 @@ async def measure(calls:int) -> list:
     return rows
 
 
+# A stdio `python_server` that stamps each step of every `tools/call` (time.perf_counter_ns, wrapping the methods named
+# below) and, as it exits, writes the median of each step over the calls after the first 30 to the file named by argv[1].
+STEPS_SERVER = r"""
+import atexit, json, statistics, sys, time
+import toolcall_lib.mcp as mcp_module
+from toolcall_lib.interp import host
+stamp, calls, current = time.perf_counter_ns, [], {}
+def before(owner, name, label, awaited=False, generator=False, first=False):
+    function = getattr(owner, name)
+    if generator:
+        def wrapped(*args, **kwargs):
+            if not (first and label in current): current[label] = stamp()
+            value = yield from function(*args, **kwargs)
+            current[label + ' end'] = stamp(); return value
+    elif awaited:
+        async def wrapped(*args, **kwargs):
+            current[label] = stamp()
+            try: return await function(*args, **kwargs)
+            finally: current[label + ' end'] = stamp()
+    else:
+        def wrapped(*args, **kwargs):
+            if not (first and label in current): current[label] = stamp()
+            try: return function(*args, **kwargs)
+            finally: current[label + ' end'] = stamp()
+    setattr(owner, name, wrapped)
+read_line, write_line = mcp_module._WireLines.__anext__, mcp_module._WireWriter.write
+async def read(self):
+    line = await read_line(self)
+    if '"tools/call"' in line: current.clear(); current['read'] = stamp()
+    return line
+async def write(self, text):
+    if 'handler end' in current and 'write' not in current: current['write'] = stamp(); calls.append(dict(current))
+    return await write_line(self, text)
+mcp_module._WireLines.__anext__, mcp_module._WireWriter.write = read, write
+before(mcp_module._server_class(), 'call_tool', 'handler', awaited=True)
+before(host.Sandbox, 'run_async', 'sandbox', awaited=True)
+before(host._Worker, '_next_payload', 'reply', generator=True, first=True)
+before(host._Worker, 'leftover_tasks', 'leftover')
+before(host.Sandbox, '_result', 'result')
+spans = {'read': ('read', 'handler'), 'dispatch': ('handler', 'sandbox'), 'reply': ('sandbox', 'reply end'),
+         'checks': ('reply end', 'leftover end'), 'result': ('result', 'result end'), 'sandbox': ('sandbox', 'sandbox end'),
+         'content': ('sandbox end', 'handler end'), 'write': ('handler end', 'write'), 'server': ('read', 'write')}
+def report():
+    kept = [call for call in calls[30:] if all(mark in call for span in spans.values() for mark in span)]
+    took = [{label: (call[end] - call[start]) / 1e6 for label, (start, end) in spans.items()} for call in kept]
+    for call in took: call['rest'] = call['sandbox'] - call['reply'] - call['checks'] - call['result']   # each call's own
+    medians = {label: statistics.median(call[label] for call in took) for label in (*spans, 'rest')}
+    with open(sys.argv[1], 'w') as file: json.dump(dict(medians, calls=len(kept)), file)
+atexit.register(report)
+mcp_module.python_server().run()
+"""
+
+
 async def python_steps(calls:int) -> dict:
-    """Median ms of each step of a `python` 1+1 call served in-process (the SDK's own memory transport, no pipes): the
-    whole call, the server's handler (`call_tool`), inside it the sandbox (`Sandbox.run_async`) and the result's
-    conversion (`_tool_result`); dispatch and the pool are the handler's rest."""
-    import toolcall_lib.mcp as mcp_module
-    from toolcall_lib.interp import Sandbox
-    spans = {'whole': [], 'handler': [], 'sandbox': [], 'result': []}
-    def timing(label:str, function, awaited:bool):
-        if awaited:
-            async def timed(*args, **kwargs):
-                started = time.perf_counter()
-                try: return await function(*args, **kwargs)
-                finally: spans[label].append((time.perf_counter() - started) * 1000)
-        else:
-            def timed(*args, **kwargs):
-                started = time.perf_counter()
-                try: return function(*args, **kwargs)
-                finally: spans[label].append((time.perf_counter() - started) * 1000)
-        return timed
-    server_class = mcp_module._server_class()
-    saved = server_class.call_tool, Sandbox.run_async, mcp_module._tool_result
-    server_class.call_tool = timing('handler', saved[0], True)   # before the server is made: the SDK binds it then
-    Sandbox.run_async, mcp_module._tool_result = timing('sandbox', saved[1], True), timing('result', saved[2], False)
-    try:
-        server = mcp_module.python_server()
-        async with Client(server) as client:
+    """Median ms of each step of a `python` 1+1 call over stdio, stamped inside the server (`STEPS_SERVER`), and of the
+    whole call as the client times it (`whole`). Medians do not add up exactly: each is of its own step."""
+    with tempfile.TemporaryDirectory() as directory:
+        folder = Path(directory)
+        script = folder/'steps_server.py'
+        script.write_text(STEPS_SERVER)
+        found = folder/'steps.json'
+        parameters = StdioServerParameters(command=sys.executable, args=[str(script), str(found)], cwd=str(folder))
+        async with Client(parameters) as client:
             await timed_calls(client, 'python', {'code': '1+1'}, 30, '2')
-            for times in spans.values(): times.clear()
-            spans['whole'] = await timed_calls(client, 'python', {'code': '1+1'}, calls, '2')
-    finally: server_class.call_tool, Sandbox.run_async, mcp_module._tool_result = saved
-    return {label: statistics.median(times) for label, times in spans.items()}
+            whole = await timed_calls(client, 'python', {'code': '1+1'}, calls, '2')
+        deadline = time.monotonic() + 10
+        while not found.exists() and time.monotonic() < deadline: await asyncio.sleep(0.05)
+        steps = json.loads(found.read_text())
+    assert steps.pop('calls') >= calls // 2, 'the server stamped too few calls'
+    return dict(steps, whole=statistics.median(whole))
 
 
 def step_rows(rows:list, steps:dict) -> list:
-    "(step, ms) rows: where the time of one `python` 1+1 call goes, over stdio and over HTTP, from `rows` and `steps`."
-    stdio_ms = next(row['ours_ms'] for row in rows if row['case'] == 'python 1+1 over stdio')
+    "(step, ms) rows: where the time of one `python` 1+1 call over stdio goes, from `steps` (one stamped server's calls)."
     http_ms = next(row['ours_ms'] for row in rows if row['case'] == 'python 1+1 over HTTP')
-    return [('the sandbox: Sandbox.run_async(\'1+1\')', steps['sandbox']),
-            ('the result as MCP content (_tool_result)', steps['result']),
-            ('dispatch and the pool (call_funcs_async, get_started)', steps['handler'] - steps['sandbox'] - steps['result']),
-            ("the SDK's client and server, in one process", steps['whole'] - steps['handler']),
-            ('= a call in one process, measured whole', steps['whole']),
-            ('+ stdio: two processes, two pipes, both transports', stdio_ms - steps['whole']),
-            ('= a call over stdio, measured whole', stdio_ms),
-            ('+ HTTP instead: the SDK\'s HTTP client and server', http_ms - steps['whole']),
-            ('= a call over streamable HTTP, measured whole', http_ms)]
+    return [("the SDK's server: the request line parsed, checked, routed", steps['read']),
+            ('dispatch, session and pool (call_func_async, get_started)', steps['dispatch']),
+            ('the sandbox: request out, the cell run, reply in', steps['reply']),
+            ('the sandbox: worker back in its read, nothing left running', steps['checks']),
+            ('the sandbox: the reply made a RunResult (_result)', steps['result']),
+            ('the sandbox: the rest (its lock, turns of the loop)', steps['rest']),
+            ('= the sandbox (Sandbox.run_async), inside the server', steps['sandbox']),
+            ('the result as MCP content (_tool_result)', steps['content']),
+            ("the SDK's server: the result serialized and written", steps['write']),
+            ('= in the server, from the line read to the reply written', steps['server']),
+            ("+ the SDK's client and both pipes", steps['whole'] - steps['server']),
+            ('= a call over stdio, measured whole (stamped server)', steps['whole']),
+            ('a call over streamable HTTP, measured whole (not stamped)', http_ms)]
 
 
 def run(calls:int=400) -> list:
@@ -219,7 +263,7 @@ def main(argv=None) -> list:
     for row in rows:
         goal = '' if row['goal'] is None else f"{row['goal']} {'met' if row['goal_met'] else 'MISSED'}"
         print(f"{row['case']:<24}{row['ours_ms']:>10.3f}  {row['peer']:<34}{row['peer_ms']:>9.3f}{row['ratio']:>7.2f}x  {goal}")
-    print("\nWhere one python 1+1 call's time goes (medians; the in-process steps timed inside the server, same run)")
+    print("\nWhere one python 1+1 call's time goes over stdio (medians; each step stamped inside one server, same run)")
     for step, milliseconds in steps: print(f'{step:<58}{milliseconds:>8.3f} ms')
     return rows
 

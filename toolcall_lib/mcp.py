@@ -6,7 +6,7 @@
 from __future__ import annotations
 import asyncio, concurrent.futures, contextlib, contextvars, dataclasses, functools, json, os, secrets, shlex, sys, threading, types
 from collections.abc import Mapping
-from .dispatch import ToolCallError, call_func_async, call_funcs_async, mk_tool
+from .dispatch import ToolCallError, call_func_async, mk_tool
 from .interp import Image, SandboxPool
 from .schema import render_schema, tool_schema
 
@@ -72,11 +72,17 @@ def _valid_data(value):
     if isinstance(value, (list, tuple)): return [_valid_data(item) for item in value]
     return value
 
+def _encodes(text:str) -> bool:
+    try: text.encode('utf-8'); return True
+    except UnicodeEncodeError: return False
+
 def _sendable(
     result, # an MCP `CallToolResult`
 ):
     "`result` with the text of its blocks and its `structuredContent` valid Unicode, whatever the tool put there."
     structured = result.structured_content
+    if structured is None and all(_encodes(block.text) for block in result.content if isinstance(getattr(block, 'text', None), str)):
+        return result  # the common case: nothing to mend, no copies made
     def valid(text:str) -> str:
         try: text.encode('utf-8'); return text
         except UnicodeEncodeError: pass
@@ -111,7 +117,7 @@ def _server_class():
     "`MCPServer` with toolcall_lib tools served beside the SDK's own tool manager (a class made on first use: the SDK is optional)."
     sdk = _sdk()
     class ToolcallServer(sdk.MCPServer):
-        "An `MCPServer` whose tools are plain Python functions and toolsets, described by `tool_schema` and called through `call_funcs_async`."
+        "An `MCPServer` whose tools are plain Python functions and toolsets, described by `tool_schema` and called through `call_func_async`."
         def __init__(self, tools:dict, *, timeout:float|None=None, **options):
             super().__init__(**options)
             self.toolcall_tools, self.toolcall_timeout = tools, timeout
@@ -125,10 +131,13 @@ def _server_class():
             if name not in self.toolcall_tools and any(tool.name == name for tool in await super().list_tools()):
                 return await super().call_tool(name, arguments, context)  # a tool added the SDK's way
             token = _request.set(context)
-            try: [result] = await call_funcs_async([(name, arguments or {})], self.toolcall_tools, timeout=self.toolcall_timeout)
+            # awaited in this task, not in one of `call_funcs_async`'s (two turns of the loop less); its words for a failure,
+            # and never a result the transport cannot encode, so the server keeps answering
+            try: value = await call_func_async(name, arguments or {}, self.toolcall_tools, timeout=self.toolcall_timeout)
+            except ToolCallError as error: return _tool_result(str(error), is_error=True)
+            except Exception as error: return _tool_result(f'Error in tool {name!r}: {type(error).__name__}: {error}', is_error=True)
             finally: _request.reset(token)
-            # dispatch's words for a failure; never a result the transport cannot encode, so the server keeps answering
-            return _tool_result(result.value) if result.ok else _tool_result(result.error, is_error=True)
+            return _tool_result(value)
 
         async def run_stdio_async(self):
             lowlevel = getattr(self, '_lowlevel_server', None)   # what the SDK's own run_stdio_async serves
@@ -147,7 +156,7 @@ def mcp_server(
     timeout:float|None=None, # Seconds each tool call may take (None: no limit)
     **options, # More `MCPServer` options: `instructions=`, `version=`, `log_level=`, ...
 ):
-    "An `MCPServer` (the official SDK's) serving `tools` with their `tool_schema` definitions and `call_funcs_async` dispatch."
+    "An `MCPServer` (the official SDK's) serving `tools` with their `tool_schema` definitions and `call_func_async` dispatch."
     from toolcall_lib.toolset import combine_tools
     namespace = combine_tools(tools) if not isinstance(tools, Mapping) else dict(tools)
     options.setdefault('log_level', 'WARNING')
@@ -413,6 +422,7 @@ def python_server(
             return await sandbox.run_async(code, timeout)  # None: the sandbox's own default, `timeout` above
         result, lost = await _session_call(sessions, key, run_cell)
         _sweep_idle(pool, sweeps)
+        if not (lost or handle): return result
         notes = ((_LOST_NOTE.format(why=lost),) if lost else ()) + result.notes + ((_HANDLE_NOTE.format(handle=handle),) if handle else ())
         return dataclasses.replace(result, notes=notes, state_lost=result.state_lost or bool(lost))
 

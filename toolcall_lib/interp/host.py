@@ -8,7 +8,7 @@ import atexit, base64, errno, fcntl, functools, json, math, os, select, signal, 
 from dataclasses import dataclass, replace
 from ..errors import ToolcallLibError
 from .results import Image, RunResult, _model_text
-from .protocol import _ERROR_LENGTH_FACTOR, _IMAGE_MIMES, _MAX_OUTPUTS, _FrameReader
+from .protocol import _ERROR_LENGTH_FACTOR, _IMAGE_MIMES, _MAX_IMAGES, _MAX_OUTPUTS, _FrameReader
 from .protocol import _FrameTimeout, _FrameViolation, _UnrequestedFrame, _pack_frame, _png_size
 from .protocol import _LONGEST_WAIT_MS, _patch, _readable, _write_all
 from .isolation import _SCRATCH, _SYSCALLS, _libc, _make_cgroups, _open_beneath, _remove_cgroup
@@ -733,7 +733,7 @@ def _image(mime:str, encoded:str) -> Image|None:
     width, height = (_png_size if mime == 'image/png' else _jpeg_size)(data)
     return Image(mime, encoded, width, height) if width else None
 
-def _outputs(message:dict, limit:int, max_images:int=8) -> tuple:
+def _outputs(message:dict, limit:int) -> tuple:
     """(outputs, images) from an untrusted reply: nbformat v4 outputs rebuilt field by field, text capped at `limit`,
     bad images dropped."""
     items = message.get('outputs') or []
@@ -758,7 +758,7 @@ def _outputs(message:dict, limit:int, max_images:int=8) -> tuple:
             except ValueError: raise _FrameViolation(f'bad JSON in a {kind} output') from None
             if not isinstance(metadata, dict): raise _FrameViolation(f'bad {kind} metadata')
             for mime in _IMAGE_MIMES:
-                image = _image(mime, data[mime]) if mime in data and len(images) < max_images else None
+                image = _image(mime, data[mime]) if mime in data and len(images) < _MAX_IMAGES else None
                 if image is not None: kept[mime] = data[mime]; images.append(image)
             output = {'output_type': kind, 'data': kept, 'metadata': metadata}
             if kind == 'execute_result':
@@ -1382,7 +1382,7 @@ def _exchange(self:Sandbox, code:str, timeout:float):
 def _result(self:Sandbox, reply:dict, timed_out:bool, timeout:float, started:float, interjected:int=0) -> RunResult:
     limit = self.max_output
     outputs, images = _outputs(reply, limit)
-    left_open = _left_open_images(reply, 8 - len(images))
+    left_open = _left_open_images(reply, _MAX_IMAGES - len(images))
     _text(reply, 'value', limit)  # fields the worker does not send are still checked: a forged one is refused
     error = _text(reply, 'error', _ERROR_LENGTH_FACTOR * limit)
     output = ''.join(item['text'] for item in outputs if item['output_type'] == 'stream')[:limit]

@@ -150,6 +150,7 @@ _TEXT_MIMES = ('text/plain', 'text/markdown', 'text/html', 'text/latex', 'image/
 _IMAGE_MIMES = ('image/png', 'image/jpeg')
 # outputs kept per cell (consecutive prints merge into one stream output): a reply stays under the host's 512 JSON elements
 _MAX_OUTPUTS = 24
+_MAX_IMAGES = 8  # images kept per cell, figures the worker renders and images the host accepts alike
 
 _PNG_SIGNATURE = b'\x89PNG\r\n\x1a\n'
 

@@ -5,7 +5,7 @@
 # %% ../../nbs/04_interp/03_worker.ipynb 4
 from __future__ import annotations
 import ast, base64, builtins, gc, io, json, linecache, os, select, signal, sys, time, traceback, types
-from .protocol import _ERROR_LENGTH_FACTOR, _IMAGE_MIMES, _MAX_OUTPUTS, _FrameReader
+from .protocol import _ERROR_LENGTH_FACTOR, _IMAGE_MIMES, _MAX_IMAGES, _MAX_OUTPUTS, _FrameReader
 from .protocol import _FrameViolation, _decode_json, _pack_frame, _patch, _png_size, _write_all
 from .isolation import _SCRATCH, _cgroup_bases, _isolate, _python_read_paths, _remove_cgroup
 from .isolation import _CONTAINER, _PR_SET_CHILD_SUBREAPER, _container_thread_count, _end_descendants
@@ -197,12 +197,12 @@ def _png_image(data:bytes, text:str='') -> dict:
     width, height = _png_size(data)
     return {'mime': 'image/png', 'data': base64.b64encode(data).decode(), 'width': width, 'height': height, 'text': text}
 
-def _collect_figures(max_images:int=8) -> list:
+def _collect_figures() -> list:
     "Render and close every open matplotlib figure, if the cell used pyplot."
     pyplot = sys.modules.get('matplotlib.pyplot')
     if pyplot is None: return []
     images = []
-    for number in pyplot.get_fignums()[:max_images]:
+    for number in pyplot.get_fignums()[:_MAX_IMAGES]:
         buffer, figure = io.BytesIO(), pyplot.figure(number)
         figure.savefig(buffer, format='png', bbox_inches='tight')
         images.append(_png_image(buffer.getvalue(), repr(figure)))
