@@ -340,12 +340,13 @@ def _finish_block(self:_Scanner, text, final, found=None):
         closed = marker in block.closers
         end = best + len(marker) if closed else best
     self.pending = None
+    flags = getattr(block.reader, '__dict__', _NO_FLAGS)   # what the family's opener said of its reader
+    if not closed and flags.get('needs_closer', False):   # left open, its free text is prose whatever it says: not read
+        return end, 'text', text[block.start:end]
     body, repair_budget = text[block.body_start:best], self.budget.remaining
     found_format, calls = block.reader(body, self)
-    # free text, a lone word, or markup that does not read, is a call (or a refusal) only once closed
-    flags = getattr(block.reader, '__dict__', _NO_FLAGS)   # what the family's opener said of its reader
-    if not closed and (flags.get('needs_closer', False) or _bare_name(calls, body) or _all_refused(calls)):
-        calls = []
+    # a lone word, or markup that does not read, is a call (or a refusal) only once closed
+    if not closed and (_bare_name(calls, body) or _all_refused(calls)): calls = []
     # a stream has been sending these arguments raw: finish the text
     if block.arguments is not None and len(calls) == 1:
         start, state, stop = block.arguments
