@@ -23,12 +23,12 @@ def _tag_markers(name:str) -> tuple:
     "The markers that open the tag `<name>`: its name and then `>` or a space."
     return tuple(f'<{name}{end}' for end in ('>', ' ', '\n', '\t', '\r'))
 
-def _tag_opener(name:str, closers:tuple=(), preview:bool=False, block=_Block, quick=None, text_openers:bool=False):
+def _tag_opener(name:str, closers:tuple=(), preview:bool=False, block=_Block, quick=None, text_openers=None):
     """`open` for `<tag attributes>body</tag>` (the marker is `<tag` and one delimiter); the family's readers take
     `(body, scanner, attributes, opening tag)`. `closers`: more closing tags. `preview`: the body is Hermes JSON whose
     name a stream can announce early. `block`: the pending class (a `_Block` that may do more once it closed). `quick`:
     `(scanner, text, position, marker, stoppers, name, final)` -> a bare opener's segment found without a block, or None.
-    `text_openers`: a short body that the next opener ends and that reads nothing is text, without a block."""
+    `text_openers`: whether a short body the next opener ends reads nothing (`_tag_reads_nothing`): if so, it is text."""
     ends = {}   # marker -> (closers, stoppers, their `_ends`) of its tag
     def open(scanner, text, position, marker, final):
         end = text.find('>', position, position + 1024)
@@ -40,7 +40,7 @@ def _tag_opener(name:str, closers:tuple=(), preview:bool=False, block=_Block, qu
         if quick is not None and end == position + len(marker) - 1:
             if (found := quick(scanner, text, position, marker, tag_ends[1], name, final)) is not None: return found
         if text_openers and (found := _text_openers(scanner, text, position, marker, final, tag_ends[2], tag_ends[1],
-                                                    end + 1, _tag_body_start, _tag_reads_nothing, name)) is not None:
+                                                    end + 1, _tag_body_start, text_openers, name)) is not None:
             return found
         attributes, opening = _scan_attributes(text[position + len(marker) - 1:end]), text[position:end + 1]
         def read(body, scanner):
@@ -372,7 +372,8 @@ def _tool_calls_reader(body, scanner, attributes, opening):
     found_format, calls = _markup_body_calls(body, attributes, scanner.budget)
     return ('jamba' if found_format == 'hermes' else found_format), calls
 
-_register('jamba', _tag_markers('tool_calls'), _tag_opener('jamba', text_openers=True), reader=_tool_calls_reader)
+_register('jamba', _tag_markers('tool_calls'), _tag_opener('jamba', text_openers=_tag_reads_nothing),
+          reader=_tool_calls_reader)
 
 # %% ../../nbs/03_parse/03_tags.ipynb 39
 class _ParametersAfter:
@@ -464,19 +465,25 @@ def _tool_use_reader(body, scanner, attributes, opening):
     if '<function' in body: return 'xml', _function_calls(body, scanner.budget)
     return _function_call_reader(body, scanner, attributes, opening)
 
+def _tool_reads_nothing(scanner, text, position, marker, body_start, stop, name) -> bool:
+    body = text[body_start:stop]   # markup, no parameter element, no closing tag: refused, whatever the name (see below)
+    if body.lstrip()[:1] == '<' and '/' not in body and '<param' not in body and '<argument' not in body: return True
+    return _tag_reads_nothing(scanner, text, position, marker, body_start, stop, name)
+
 def _tool_reader(body, scanner, attributes, opening):
     name = attributes.get('name', '').strip()
     if not name: return 'xml', []
     call = _named_call(name, body, scanner.budget)
     return 'xml', [call] if call is not None else []
 _register(
-    'function_calls', _tag_markers('function_calls'), _tag_opener('function_calls', block=_CDATABlock, text_openers=True),
+    'function_calls', _tag_markers('function_calls'),
+    _tag_opener('function_calls', block=_CDATABlock, text_openers=_tag_reads_nothing),
     reader=_function_calls_reader
 )
 _register('invoke', _tag_markers('invoke'), _tag_opener('invoke', block=_CDATABlock), reader=_invoke_reader)
 _register('minimax', _tag_markers('minimax:tool_call'), _tag_opener('minimax', block=_CDATABlock), reader=_minimax_reader)
 _register('tool_use', _tag_markers('tool_use'), _tag_opener('tool_use', block=_CDATABlock), reader=_tool_use_reader)
-_register('tool', ('<tool ',), _tag_opener('tool', block=_CDATABlock, text_openers=True), reader=_tool_reader)
+_register('tool', ('<tool ',), _tag_opener('tool', block=_CDATABlock, text_openers=_tool_reads_nothing), reader=_tool_reader)
 def _invoke_example(name:str, arguments:dict, prefix:str='', line:str='\n') -> str:
     "`<invoke name>` with one `<parameter name>` per argument (tags after `prefix`, each ending with `line`)."
     parameters = ''.join(f'<{prefix}parameter name="{key}" string="true">{value}</{prefix}parameter>{line}'
@@ -595,7 +602,8 @@ def _hunyuan_preview_reader(body, scanner, attributes, opening):
     if not (('<arg_key' in body or '<tool_sep>' in body) and '<tool_call' in body): return None
     return 'hunyuan', _hunyuan_calls(body)
 
-_register('hunyuan', (f'<tool_calls{_HUNYUAN_SUFFIX}>', f'<tool_call{_HUNYUAN_SUFFIX}>'), _tag_opener('hunyuan', text_openers=True),
+_register('hunyuan', (f'<tool_calls{_HUNYUAN_SUFFIX}>', f'<tool_call{_HUNYUAN_SUFFIX}>'),
+          _tag_opener('hunyuan', text_openers=_tag_reads_nothing),
           reader=_hunyuan_reader)
 _add_reader('jamba', 20, _hunyuan_preview_reader)
 
@@ -618,7 +626,8 @@ def _iquest_reader(body, scanner, attributes, opening):
     call = _pair_call(body)
     return 'iquest', [call] if call is not None else []
 
-_register('iquest', _tag_markers('iquest_tool_call'), _tag_opener('iquest', text_openers=True), reader=_iquest_reader)
+_register('iquest', _tag_markers('iquest_tool_call'), _tag_opener('iquest', text_openers=_tag_reads_nothing),
+          reader=_iquest_reader)
 _add_examples('iquest', {'iquest': lambda name, arguments: f'<iquest_tool_call>{name}' + ''.join(
     f'<arg_key>{key}</arg_key><arg_value>{value}</arg_value>' for key, value in arguments.items()) + '</iquest_tool_call>'})
 
@@ -827,11 +836,8 @@ def _olmo3_reader(body, scanner, attributes, opening):
     return 'olmo3', _pythonic_calls(listed) if listed is not None else []
 
 _add_reader('function_calls', 10, _olmo3_reader)
-_add_examples(
-    'function_calls',
-    {'olmo3': lambda name, arguments: f'<function_calls>{_python_call(name, arguments)}</function_calls>'},
-    fragments=('<function_calls>a(x=1)\n', 'b(y=2)\n'),
-)
+_add_examples('function_calls', {'olmo3': lambda name, arguments: f'<function_calls>{_python_call(name, arguments)}</function_calls>'},
+              fragments=('<function_calls>a(x=1)\n', 'b(y=2)\n'))
 
 # %% ../../nbs/03_parse/03_tags.ipynb 100
 _SPACES = re.compile(r'[ \t\r\n]*')
@@ -860,11 +866,8 @@ def _minimax_m1_reader(body, scanner, attributes, opening):
     return 'minimax_m1', calls
 
 _add_reader('jamba', 10, _minimax_m1_reader)
-_add_examples(
-    'jamba',
-    {'minimax_m1': lambda name, arguments: f'<tool_calls>\n{_json_call(name, arguments)}\n</tool_calls>'},
-    fragments=('{"name": "a", "arguments": {}}\n',),
-)
+_add_examples('jamba', {'minimax_m1': lambda name, arguments: f'<tool_calls>\n{_json_call(name, arguments)}\n</tool_calls>'},
+              fragments=('{"name": "a", "arguments": {}}\n',))
 
 # %% ../../nbs/03_parse/03_tags.ipynb 105
 def _dots_reader(body, scanner, attributes, opening):
