@@ -99,8 +99,9 @@ def _pair_call(body:str, key_tag:str='arg_key', value_tag:str='arg_value', separ
     if name_end == -1: return _RawCall(name, {}, text_keys=frozenset(), span=span)   # a lone name: no pairs
     rest = '' if name_end == -1 else body[name_end:]
     if separator and rest.startswith(separator): rest = rest[len(separator):]
-    paired = f'<{value_tag}' in rest   # no value element: nothing pairs, so no key is looked for (see below)
-    keys = [key.strip() for _, key, _ in _body_elements(rest, f'<{key_tag}', f'</{key_tag}>')] if paired else []
+    if f'<{value_tag}' not in rest and rest.strip():   # no value element: nothing pairs, no key is looked for (see below)
+        return _RawCall(name, None, span=span, reason=f'the arguments of {name!r} are not <{key_tag}>/<{value_tag}> pairs')
+    keys = [key.strip() for _, key, _ in _body_elements(rest, f'<{key_tag}', f'</{key_tag}>')]
     values = [_element_value(value) for _, value, _ in _body_elements(rest, f'<{value_tag}', f'</{value_tag}>')]
     if len(keys) != len(values) or not all(keys) or (not keys and rest.strip()):
         return _RawCall(
