@@ -692,10 +692,12 @@ def _skip_space(text:str, position:int, final:bool):
     if position < end: return position
     return -1 if final or position >= limit else None
 
+# `\w` is what `str.isalnum` accepts, and `_`: one character class, repeated at most 128 times, nothing to backtrack into
+_IDENTIFIER = re.compile(r'[\w.\-]{0,128}')
+
 def _identifier_end(text:str, position:int, final:bool):
     "End of a dotted identifier starting at `position` (at most 128 characters); None to wait; -1 when there is none."
     limit = position + 128
-    end = min(len(text), limit)
-    while position < end and (text[position].isalnum() or text[position] in '_.-'): position += 1
-    if position < end: return position
-    return -1 if final or position >= limit else None
+    found = _IDENTIFIER.match(text, position).end()
+    if found < len(text) and found < limit: return found
+    return -1 if final or found >= limit else None

@@ -23,11 +23,12 @@ def _tag_markers(name:str) -> tuple:
     "The markers that open the tag `<name>`: its name and then `>` or a space."
     return tuple(f'<{name}{end}' for end in ('>', ' ', '\n', '\t', '\r'))
 
-def _tag_opener(name:str, closers:tuple=(), preview:bool=False, block=_Block, quick=None):
+def _tag_opener(name:str, closers:tuple=(), preview:bool=False, block=_Block, quick=None, text_openers=None):
     """`open` for `<tag attributes>body</tag>` (the marker is `<tag` and one delimiter); the family's readers take
     `(body, scanner, attributes, opening tag)`. `closers`: more closing tags. `preview`: the body is Hermes JSON whose
     name a stream can announce early. `block`: the pending class (a `_Block` that may do more once it closed). `quick`:
-    `(scanner, text, position, marker, stoppers, name, final)` -> a bare opener's segment found without a block, or None."""
+    `(scanner, text, position, marker, stoppers, name, final)` -> a bare opener's segment found without a block, or None.
+    `text_openers`: whether a short body the next opener ends reads nothing (`_tag_reads_nothing`): if so, it is text."""
     ends = {}   # marker -> (closers, stoppers, their `_ends`) of its tag
     def open(scanner, text, position, marker, final):
         end = text.find('>', position, position + 1024)
@@ -38,6 +39,9 @@ def _tag_opener(name:str, closers:tuple=(), preview:bool=False, block=_Block, qu
             tag_ends = ends[marker] = (tag_closers, stoppers, _ends(tag_closers, stoppers))
         if quick is not None and end == position + len(marker) - 1:
             if (found := quick(scanner, text, position, marker, tag_ends[1], name, final)) is not None: return found
+        if text_openers and (found := _text_openers(scanner, text, position, marker, final, tag_ends[2], tag_ends[1],
+                                                    end + 1, _tag_body_start, text_openers, name)) is not None:
+            return found
         attributes, opening = _scan_attributes(text[position + len(marker) - 1:end]), text[position:end + 1]
         def read(body, scanner):
             ahead, budget = scanner.empty_reads.pop(_READ_AHEAD, None), scanner.budget
@@ -95,6 +99,8 @@ def _pair_call(body:str, key_tag:str='arg_key', value_tag:str='arg_value', separ
     if name_end == -1: return _RawCall(name, {}, text_keys=frozenset(), span=span)   # a lone name: no pairs
     rest = '' if name_end == -1 else body[name_end:]
     if separator and rest.startswith(separator): rest = rest[len(separator):]
+    if f'<{value_tag}' not in rest and rest.strip():   # no value element: nothing pairs, no key is looked for (see below)
+        return _RawCall(name, None, span=span, reason=f'the arguments of {name!r} are not <{key_tag}>/<{value_tag}> pairs')
     keys = [key.strip() for _, key, _ in _body_elements(rest, f'<{key_tag}', f'</{key_tag}>')]
     values = [_element_value(value) for _, value, _ in _body_elements(rest, f'<{value_tag}', f'</{value_tag}>')]
     if len(keys) != len(values) or not all(keys) or (not keys and rest.strip()):
@@ -105,7 +111,7 @@ def _pair_call(body:str, key_tag:str='arg_key', value_tag:str='arg_value', separ
     for key, value in zip(keys, values): _add_argument(arguments, key, value, repeated)
     return _RawCall(name, arguments, text_keys=frozenset(arguments), span=span)
 
-# %% ../../nbs/03_parse/03_tags.ipynb 15
+# %% ../../nbs/03_parse/03_tags.ipynb 17
 _NESTED_NAME_TAGS = ('name', 'tool_name', 'function', 'tool')
 _NESTED_ARGUMENT_TAGS = ('arguments', 'args', 'parameters', 'params', 'input')
 def _named_call(name:str, body:str, budget:_Budget, prefix:str='', span=None):
@@ -143,7 +149,7 @@ def _function_calls(body:str, budget:_Budget) -> list:
         if call is not None: calls.append(call)
     return calls
 
-# %% ../../nbs/03_parse/03_tags.ipynb 16
+# %% ../../nbs/03_parse/03_tags.ipynb 18
 def _nested_field_calls(body:str, attributes:dict, budget:_Budget) -> list:
     "The nested form: the name in an attribute or a `<name>` child, the arguments in the other children."
     children = _child_elements(body)
@@ -194,7 +200,7 @@ def _markup_body_calls(body:str, attributes:dict, budget:_Budget, bare_name:bool
     if '<' in stripped or name: return 'xml', _nested_field_calls(stripped, attributes, budget)
     return ('pythonic', _pythonic_calls(stripped)) if '(' in stripped and _looks_pythonic(stripped) else ('hermes', [])
 
-# %% ../../nbs/03_parse/03_tags.ipynb 18
+# %% ../../nbs/03_parse/03_tags.ipynb 20
 class _CDATABlock(_Block):
     "A tag's block whose ends inside a closed `<![CDATA[...]]>` section are text: it ends at the first end after them."
     __slots__ = ('cdata_from', 'close_from')
@@ -225,7 +231,7 @@ class _CDATABlock(_Block):
                 return scanner._finish_block(text, final, found)
             self.cdata_from, self.close_from = cdata, cdata + len(_CDATA_OPEN)
 
-# %% ../../nbs/03_parse/03_tags.ipynb 19
+# %% ../../nbs/03_parse/03_tags.ipynb 21
 _QUICK_BODY = 64   # a bare opener's body read without a block is shorter than this and holds no `<`
 _CALL_CHARS = re.compile(r'[{\[(=]')   # a bare `<tool_call>` body without any of these reads no call (see below)
 _HERMES_READERS = None   # the `<tool_call>` family's readers once all are declared: what `_reads_nothing` knows of them
@@ -251,16 +257,18 @@ def _empty_block(scanner, text:str, position:int, marker:str, stoppers:tuple, na
 
 _READ_AHEAD = object()   # `empty_reads` key: (family, marker, body, budget before, answer, budget after) of a body that reads
 
-def _reads_nothing(scanner, body:str, marker:str, name:str) -> bool:
-    "Whether family `name` reads no call in the bare `marker`'s `body`, as an unclosed block; budget spent on a call is restored."
-    if _CALL_CHARS.search(body) is None and _FAMILIES[name].readers == _HERMES_READERS: return True   # no JSON, call, pair
+def _reads_nothing(scanner, body:str, marker:str, name:str, attributes:dict|None=None, tag:bool=True) -> bool:
+    """Whether family `name` reads no call in the `body` of `marker` (the whole opening tag, with `attributes`), as an
+    unclosed block; budget spent on a call is restored. `tag`: the family's readers take a tag's attributes and opening."""
+    if (attributes is None and _CALL_CHARS.search(body) is None and '<' not in body
+            and _FAMILIES[name].readers == _HERMES_READERS): return True   # no JSON, call, pair
     budget, cache = scanner.budget, scanner.empty_reads
     # short bodies: asked once per parse (a read that spent no repair budget answers the same again: the budget never grows)
-    key = (marker, body) if len(body) <= 4 else None
+    key = (marker, body) if len(body) <= 4 and not attributes else None
     reads_nothing = cache.get(key) if key is not None else None
     if reads_nothing is None:
         before = (budget.remaining, budget.attempts)
-        found = _read(name, body, scanner, {}, marker)
+        found = _read(name, body, scanner, attributes or {}, marker) if tag else _read(name, body, scanner)
         calls = found[1]
         reads_nothing = not calls or _bare_name(calls, body) or _all_refused(calls)
         if not reads_nothing:   # the block reads it, as if first: the answer is kept for it
@@ -269,7 +277,64 @@ def _reads_nothing(scanner, body:str, marker:str, name:str) -> bool:
         elif key is not None and (budget.remaining, budget.attempts) == before: cache[key] = True
     return reads_nothing
 
-# %% ../../nbs/03_parse/03_tags.ipynb 20
+def _text_openers(scanner, text:str, position:int, marker:str, final:bool, ends:tuple, stoppers:tuple, body_start:int,
+                  next_body_start, reads_nothing, name:str):
+    """`_empty_block` for bodies that may hold markup: the text segment of `marker` at `position` (body from `body_start`)
+    when the first of its block's `ends` (`_ends`) is one of `stoppers`, less than `_QUICK_BODY` on, no CDATA before it,
+    and `reads_nothing(scanner, text, position, marker, body_start, stop, name)`; None: a block is opened. One-shot, the
+    copies that follow join while `next_body_start(text, position, marker)` finds their bodies (-1: not one)."""
+    search, longest = ends
+    start = end = position
+    while True:
+        found = search.search(text, body_start, body_start + _QUICK_BODY + longest)
+        if found is None or found.group() not in stoppers: break
+        stop = found.start()
+        if (stop - body_start >= _QUICK_BODY or text.find(_CDATA_OPEN, body_start, stop) != -1
+                or not reads_nothing(scanner, text, position, marker, body_start, stop, name)): break
+        end = stop
+        if not (final and stop - start < _RUN and text.startswith(marker, stop)
+                and scanner.markers.prose.match(text, stop)[0] == marker and not text.startswith(text[start:stop], stop)):
+            break
+        position = stop   # the next step would open the same marker here, with nothing pending
+        body_start = next_body_start(text, position, marker)
+        if body_start == -1: break
+    return (end, 'text', text[start:end]) if end > start else None
+
+def _tag_body_start(text:str, position:int, marker:str) -> int:   # after the tag's `>`, as `_tag_opener` finds it
+    return end + 1 if (end := text.find('>', position, position + 1024)) != -1 else -1
+
+def _tag_reads_nothing(scanner, text:str, position:int, marker:str, body_start:int, stop:int, name:str) -> bool:
+    "`_reads_nothing` for a tag opened at `position` whose body ends at `stop`."
+    attributes = _scan_attributes(text[position + len(marker) - 1:body_start - 1]) if body_start - position > len(marker) else {}
+    return _reads_nothing(scanner, text[body_start:stop], text[position:body_start], name, attributes)
+
+def _block_reads_nothing(scanner, text:str, position:int, marker:str, body_start:int, stop:int, name:str) -> bool:
+    return _reads_nothing(scanner, text[body_start:stop], marker, name, tag=False)   # readers take `(body, scanner)`
+
+def _after_marker(text:str, position:int, marker:str) -> int: return position + len(marker)
+
+def _quick_block_opener(name:str, closers:tuple, **flags):
+    "`_block_opener(name, closers, **flags)` whose short unclosed blocks that read nothing are text, without a block."
+    def read(body, scanner):
+        ahead, budget = scanner.empty_reads.pop(_READ_AHEAD, None), scanner.budget
+        # (the marker is not compared: these readers do not see it)
+        if ahead is not None and ahead[0] == name and ahead[2:4] == (body, (budget.remaining, budget.attempts)):
+            budget.remaining, budget.attempts = ahead[5]
+            return ahead[4]
+        return _read(name, body, scanner)
+    for flag, value in flags.items(): setattr(read, flag, value)
+    marker_ends = {}   # marker -> its block's `_ends`
+    def open(scanner, text, position, marker, final):
+        stoppers = (marker,)
+        ends = marker_ends.get(marker) or marker_ends.setdefault(marker, _ends(closers, stoppers))
+        found = _text_openers(scanner, text, position, marker, final, ends, stoppers, position + len(marker),
+                              _after_marker, _block_reads_nothing, name)
+        if found is not None: return found
+        scanner.pending = _Block(position, position + len(marker), closers, stoppers, read, ends=ends)
+        return scanner._finish_block(text, final)
+    return open
+
+# %% ../../nbs/03_parse/03_tags.ipynb 22
 def _markup_reader(label:str, bare_name:bool=False):
     "The reader of a `<tool_call>`-like tag whose body `_markup_body_calls` reads; a Hermes JSON body gets the format `label`."
     def read(body, scanner, attributes, opening):
@@ -294,7 +359,7 @@ _add_examples(
     },
 )
 
-# %% ../../nbs/03_parse/03_tags.ipynb 27
+# %% ../../nbs/03_parse/03_tags.ipynb 31
 def _seed_oss_reader(body, scanner, attributes, opening):
     found_format, calls = _markup_body_calls(body, attributes, scanner.budget)
     return ('seed_oss' if found_format in ('qwen3_coder', 'hermes') else found_format), calls
@@ -303,29 +368,23 @@ _register('seed_oss', _tag_markers('seed:tool_call'), _tag_opener('seed_oss', bl
 _add_examples('seed_oss', {'seed_oss': lambda name, arguments: f'<seed:tool_call>\n<function={name}>\n' + ''.join(
     f'<parameter={key}>{value}</parameter>\n' for key, value in arguments.items()) + '</function>\n</seed:tool_call>'})
 
-# %% ../../nbs/03_parse/03_tags.ipynb 30
+# %% ../../nbs/03_parse/03_tags.ipynb 34
 def _tool_calls_reader(body, scanner, attributes, opening):
     found_format, calls = _markup_body_calls(body, attributes, scanner.budget)
     return ('jamba' if found_format == 'hermes' else found_format), calls
 
-_register('jamba', _tag_markers('tool_calls'), _tag_opener('jamba'), reader=_tool_calls_reader)
+_register('jamba', _tag_markers('tool_calls'), _tag_opener('jamba', text_openers=_tag_reads_nothing),
+          reader=_tool_calls_reader)
 
-# %% ../../nbs/03_parse/03_tags.ipynb 33
+# %% ../../nbs/03_parse/03_tags.ipynb 39
 class _ParametersAfter:
     "The `<function parameter name=\"k\">v</function parameter>` elements after `<function_call>NAME</function_call>`."
     OPEN, CLOSE = '<function parameter', '</function parameter>'
     ENDS = re.compile('</function parameter>|<function parameter|<function_call')
     __slots__ = ('start', 'cursor', 'search_from', 'name', 'arguments', 'repeated', 'cut')
     def __init__(self, start:int, cursor:int, name:str):
-        self.start, self.cursor, self.search_from, self.name, self.arguments, self.repeated = (
-            start,
-            cursor,
-            cursor,
-            name,
-            {},
-            set(),
-        )
-        self.cut = False
+        self.start, self.cursor, self.search_from, self.name = start, cursor, cursor, name
+        self.arguments, self.repeated, self.cut = {}, set(), False
 
     def shift(self, count:int): self.start -= count; self.cursor -= count; self.search_from -= count
 
@@ -356,7 +415,7 @@ class _ParametersAfter:
         call = _RawCall(self.name, self.arguments, text_keys=frozenset(self.arguments))
         return self.cursor, 'calls', ('xml', [call], self.start, None, self.cut)
 
-# %% ../../nbs/03_parse/03_tags.ipynb 34
+# %% ../../nbs/03_parse/03_tags.ipynb 40
 class _FunctionCallBlock(_CDATABlock):
     "A `<function_call>` block; when its body is a bare name, the parameter elements after it are read too."
     __slots__ = ()
@@ -377,7 +436,7 @@ _add_examples('xml', {
     'seed_name_then_parameters': lambda name, arguments: f'<function_call>{name}</function_call>' + ''.join(
         f'<function parameter name="{key}">{value}</function parameter>' for key, value in arguments.items())})
 
-# %% ../../nbs/03_parse/03_tags.ipynb 37
+# %% ../../nbs/03_parse/03_tags.ipynb 43
 def _invoke_calls(body:str, prefix:str, budget:_Budget, suffix:str='') -> list:
     """Calls in `<invoke name=...>` elements (`prefix` is e.g. '｜DSML｜' or 'steptml:'), each with its own span; a
     `suffix` the model wrote after a name (Muse Glimmer's `name="read<|message|>"`) is dropped from it."""
@@ -407,18 +466,25 @@ def _tool_use_reader(body, scanner, attributes, opening):
     if '<function' in body: return 'xml', _function_calls(body, scanner.budget)
     return _function_call_reader(body, scanner, attributes, opening)
 
+def _tool_reads_nothing(scanner, text, position, marker, body_start, stop, name) -> bool:
+    body = text[body_start:stop]   # markup, no parameter element, no closing tag: refused, whatever the name (see below)
+    if body.lstrip()[:1] == '<' and '/' not in body and '<param' not in body and '<argument' not in body: return True
+    return _tag_reads_nothing(scanner, text, position, marker, body_start, stop, name)
+
 def _tool_reader(body, scanner, attributes, opening):
     name = attributes.get('name', '').strip()
     if not name: return 'xml', []
     call = _named_call(name, body, scanner.budget)
     return 'xml', [call] if call is not None else []
 _register(
-    'function_calls', _tag_markers('function_calls'), _tag_opener('function_calls', block=_CDATABlock), reader=_function_calls_reader
+    'function_calls', _tag_markers('function_calls'),
+    _tag_opener('function_calls', block=_CDATABlock, text_openers=_tag_reads_nothing),
+    reader=_function_calls_reader
 )
 _register('invoke', _tag_markers('invoke'), _tag_opener('invoke', block=_CDATABlock), reader=_invoke_reader)
 _register('minimax', _tag_markers('minimax:tool_call'), _tag_opener('minimax', block=_CDATABlock), reader=_minimax_reader)
 _register('tool_use', _tag_markers('tool_use'), _tag_opener('tool_use', block=_CDATABlock), reader=_tool_use_reader)
-_register('tool', ('<tool ',), _tag_opener('tool', block=_CDATABlock), reader=_tool_reader)
+_register('tool', ('<tool ',), _tag_opener('tool', block=_CDATABlock, text_openers=_tool_reads_nothing), reader=_tool_reader)
 def _invoke_example(name:str, arguments:dict, prefix:str='', line:str='\n') -> str:
     "`<invoke name>` with one `<parameter name>` per argument (tags after `prefix`, each ending with `line`)."
     parameters = ''.join(f'<{prefix}parameter name="{key}" string="true">{value}</{prefix}parameter>{line}'
@@ -442,7 +508,7 @@ _add_examples(
 _add_examples('tool', {'seed_tool': lambda name, arguments: f'<tool name="{name}">' + ''.join(
     f'<{key}>{value}</{key}>' for key, value in arguments.items()) + '</tool>'}, fragments=('</tool_use>',))
 
-# %% ../../nbs/03_parse/03_tags.ipynb 42
+# %% ../../nbs/03_parse/03_tags.ipynb 50
 _DSML_PREFIXES = ('｜DSML｜', '|DSML|', 'DSML|', 'DSML')
 
 def _dsml_reader(body, scanner, attributes, opening):
@@ -463,7 +529,7 @@ _add_examples(
     },
 )
 
-# %% ../../nbs/03_parse/03_tags.ipynb 45
+# %% ../../nbs/03_parse/03_tags.ipynb 53
 def _bare_function_reader(body, scanner):
     calls = _function_calls(body, scanner.budget)
     if not (calls and all(call.text_keys for call in calls)): return 'functionary', calls
@@ -487,7 +553,7 @@ _add_examples('functionary', {
     'functionary_v31': lambda name, arguments: f'<function={name}>{json.dumps(arguments)}</function>',
     'functionary_named': lambda name, arguments: f'<function name="{name}">{json.dumps(arguments)}</function>'})
 
-# %% ../../nbs/03_parse/03_tags.ipynb 48
+# %% ../../nbs/03_parse/03_tags.ipynb 56
 _DSML_SPACED = '｜DSML｜ '
 
 def _dsml_spaced_reader(body, scanner, attributes, opening):
@@ -505,7 +571,7 @@ _add_examples(
     fragments=('<｜DSML｜ parameter name="x" string="false">',),
 )
 
-# %% ../../nbs/03_parse/03_tags.ipynb 51
+# %% ../../nbs/03_parse/03_tags.ipynb 59
 _GCML_PREFIXES = ('｜GCML｜', '|GCML|')
 
 def _gcml_reader(body, scanner, attributes, opening):
@@ -516,7 +582,7 @@ _register('gcml', tuple(marker for prefix in _GCML_PREFIXES for wrapper in ('too
 _add_examples('gcml', {'gcml': lambda name, arguments:
     f'<｜GCML｜tool_calls>\n{_invoke_example(name, arguments, "｜GCML｜")}\n</｜GCML｜tool_calls>'})
 
-# %% ../../nbs/03_parse/03_tags.ipynb 54
+# %% ../../nbs/03_parse/03_tags.ipynb 62
 _HUNYUAN_SUFFIX = ':opensource'
 
 def _hunyuan_calls(body:str, suffix:str='') -> list:
@@ -537,7 +603,8 @@ def _hunyuan_preview_reader(body, scanner, attributes, opening):
     if not (('<arg_key' in body or '<tool_sep>' in body) and '<tool_call' in body): return None
     return 'hunyuan', _hunyuan_calls(body)
 
-_register('hunyuan', (f'<tool_calls{_HUNYUAN_SUFFIX}>', f'<tool_call{_HUNYUAN_SUFFIX}>'), _tag_opener('hunyuan'),
+_register('hunyuan', (f'<tool_calls{_HUNYUAN_SUFFIX}>', f'<tool_call{_HUNYUAN_SUFFIX}>'),
+          _tag_opener('hunyuan', text_openers=_tag_reads_nothing),
           reader=_hunyuan_reader)
 _add_reader('jamba', 20, _hunyuan_preview_reader)
 
@@ -555,22 +622,17 @@ _add_examples(
 _add_examples('jamba', {'hunyuan': _hunyuan_example,
                         'hunyuan_hy4': lambda name, arguments: _hunyuan_example(name, arguments, separator=False)})
 
-# %% ../../nbs/03_parse/03_tags.ipynb 57
+# %% ../../nbs/03_parse/03_tags.ipynb 67
 def _iquest_reader(body, scanner, attributes, opening):
     call = _pair_call(body)
     return 'iquest', [call] if call is not None else []
 
-_register('iquest', _tag_markers('iquest_tool_call'), _tag_opener('iquest'), reader=_iquest_reader)
-_add_examples(
-    'iquest',
-    {
-        'iquest': lambda name, arguments: f'<iquest_tool_call>{name}'
-        + ''.join(f'<arg_key>{key}</arg_key><arg_value>{value}</arg_value>' for key, value in arguments.items())
-        + '</iquest_tool_call>'
-    },
-)
+_register('iquest', _tag_markers('iquest_tool_call'), _tag_opener('iquest', text_openers=_tag_reads_nothing),
+          reader=_iquest_reader)
+_add_examples('iquest', {'iquest': lambda name, arguments: f'<iquest_tool_call>{name}' + ''.join(
+    f'<arg_key>{key}</arg_key><arg_value>{value}</arg_value>' for key, value in arguments.items()) + '</iquest_tool_call>'})
 
-# %% ../../nbs/03_parse/03_tags.ipynb 60
+# %% ../../nbs/03_parse/03_tags.ipynb 72
 def _k2_horizon_body(body:str, budget:_Budget, span=None) -> list:
     stripped = body.strip()
     if stripped[:1] in ('{', '['):   # the JSON dialect
@@ -586,9 +648,9 @@ def _k2_horizon_reader(body, scanner):
     return 'k2_horizon', calls
 
 _register(
-    'k2_horizon', ('<ifm|tool_calls>',), _block_opener('k2_horizon', ('</ifm|tool_calls>',)), reader=_k2_horizon_reader
+    'k2_horizon', ('<ifm|tool_calls>',), _quick_block_opener('k2_horizon', ('</ifm|tool_calls>',)), reader=_k2_horizon_reader
 )
-_register('k2_horizon_call', ('<ifm|tool_call>',), _block_opener('k2_horizon_call', ('</ifm|tool_call>',)),
+_register('k2_horizon_call', ('<ifm|tool_call>',), _quick_block_opener('k2_horizon_call', ('</ifm|tool_call>',)),
           reader=_k2_horizon_reader)
 _add_examples('k2_horizon', {
     'k2_horizon': lambda name, arguments: f'<ifm|tool_calls><ifm|tool_call>{name}' + ''.join(
@@ -600,11 +662,11 @@ for think in ('think', 'think_fast', 'think_faster'):
     _register(f'k2_horizon_{think}', (f'<ifm|{think}>',), _reasoning_opener(f'</ifm|{think}>'))
 _register('k2_horizon_end', ('</ifm|tool_calls>', '</ifm|think>', '</ifm|think_fast>', '</ifm|think_faster>'), _hidden)
 
-# %% ../../nbs/03_parse/03_tags.ipynb 63
+# %% ../../nbs/03_parse/03_tags.ipynb 77
 _add_examples('functionary', {'minicpm5': lambda name, arguments: f'<function name="{name}">' + ''.join(
     f'<param name="{key}">{value}</param>' for key, value in arguments.items()) + '</function>'})
 
-# %% ../../nbs/03_parse/03_tags.ipynb 66
+# %% ../../nbs/03_parse/03_tags.ipynb 80
 _MINIMAX_NS = ']<]minimax[>['
 _NESTING_LIMIT = 32
 def _element_tree(content:str, depth:int=0):
@@ -666,7 +728,7 @@ def _open_minimax_m3(scanner, text, position, marker, final):
     return after, 'hidden', None
 _register('minimax_m3', (_MINIMAX_NS,), _open_minimax_m3)
 
-# %% ../../nbs/03_parse/03_tags.ipynb 67
+# %% ../../nbs/03_parse/03_tags.ipynb 81
 _add_examples(
     'minimax_m3',
     {
@@ -677,14 +739,14 @@ _add_examples(
     fragments=(']<]minimax[>[<tool_call>', ']<]minimax[>[<invoke name="a">', '<item>', '</item>'),
 )
 
-# %% ../../nbs/03_parse/03_tags.ipynb 70
+# %% ../../nbs/03_parse/03_tags.ipynb 84
 _register(
     'longcat', _tag_markers('longcat_tool_call'), _tag_opener('longcat', preview=True), reader=_markup_reader('longcat')
 )
 _add_examples('longcat', {'longcat': lambda name, arguments:
     f'<longcat_tool_call>\n{_json_call(name, arguments)}\n</longcat_tool_call>'})
 
-# %% ../../nbs/03_parse/03_tags.ipynb 73
+# %% ../../nbs/03_parse/03_tags.ipynb 87
 def _longcat_pairs_reader(body, scanner, attributes, opening):
     stripped = body.strip()
     if stripped[:1] in ('{', '[', '<'): return None   # JSON, or elements: the generic reader's
@@ -698,7 +760,7 @@ _add_examples('longcat', {'longcat_pairs': lambda name, arguments: f'<longcat_to
     f'<longcat_arg_key>{key}</longcat_arg_key><longcat_arg_value>{value}</longcat_arg_value>'
     for key, value in arguments.items()) + '</longcat_tool_call>'})
 
-# %% ../../nbs/03_parse/03_tags.ipynb 76
+# %% ../../nbs/03_parse/03_tags.ipynb 90
 _CWM_CLOSE = '</tool>'
 
 def _cwm_reader(label:str):
@@ -713,17 +775,34 @@ def _cwm_reader(label:str):
     reader.needs_closer = True   # its body is free text: `<tool: x>` in prose with no `</tool>` stays prose
     return reader
 
-def _open_cwm(scanner, text, position, marker, final):
-    label_start = _skip_space(text, position + len(marker), final)
+def _cwm_head(text:str, position:int, final:bool):
+    "(label start, label end, body start) of the `<tool:` at `position`; None to wait for more text; -1: no block opens."
+    label_start = _skip_space(text, position + 6, final)
     if label_start is None: return None
-    if label_start == -1: return False
+    if label_start == -1: return -1
     label_end = _identifier_end(text, label_start, final)
     if label_end is None: return None
-    if label_end in (-1, label_start): return False
+    if label_end in (-1, label_start): return -1
     after = _skip_space(text, label_end, final)
     if after is None: return None
-    body_start = after + 1 if after != -1 and text[after] == '>' else label_end   # no `>`: the short form
-    scanner.pending = _Block(position, body_start, (_CWM_CLOSE,), (marker,), _cwm_reader(text[label_start:label_end]))
+    return label_start, label_end, after + 1 if after != -1 and text[after] == '>' else label_end   # no `>`: the short form
+
+def _cwm_body_start(text:str, position:int, marker:str) -> int:
+    return head[2] if (head := _cwm_head(text, position, True)) != -1 else -1
+
+def _cwm_reads_nothing(scanner, text, position, marker, body_start, stop, name) -> bool: return True   # needs a closer
+
+_CWM_ENDS = _ends((_CWM_CLOSE,), ('<tool:',))
+
+def _open_cwm(scanner, text, position, marker, final):
+    head = _cwm_head(text, position, final)
+    if head is None or head == -1: return None if head is None else False
+    found = _text_openers(scanner, text, position, marker, final, _CWM_ENDS, (marker,), head[2], _cwm_body_start,
+                          _cwm_reads_nothing, 'cwm')
+    if found is not None: return found
+    label_start, label_end, body_start = head
+    scanner.pending = _Block(position, body_start, (_CWM_CLOSE,), (marker,), _cwm_reader(text[label_start:label_end]),
+                             ends=_CWM_ENDS)
     return scanner._finish_block(text, final)
 
 _register('cwm', ('<tool:',), _open_cwm)
@@ -733,9 +812,11 @@ _add_examples(
     fragments=('<tool: ', '<tool: function>\n', '<tool: a>\n', '<tool: a'),
 )
 
-# %% ../../nbs/03_parse/03_tags.ipynb 79
+# %% ../../nbs/03_parse/03_tags.ipynb 95
 # spaces, then a (dotted) name and `(`; only ever `match`ed
 _CALL_HEAD = re.compile(r'[ \t\r\n]*([^\W\d][\w.]{0,127})\(')
+
+_CLOSING = (')', ']', '}')   # what a value `_scan_value` closed ends with
 
 def _call_lines(source:str) -> str|None:
     """Pythonic calls written one after another (`a(x=1)\\nb(y=2)`) as one call list `[a(x=1), b(y=2)]` for
@@ -751,21 +832,20 @@ def _call_lines(source:str) -> str|None:
 
 def _olmo3_reader(body, scanner, attributes, opening):
     if _CALL_HEAD.match(body) is None: return None   # not this shape: the Claude-style readers take it
+    if body.rstrip()[-1:] not in _CLOSING: return 'olmo3', []   # the last call is left open (see below)
     listed = _call_lines(body)   # the body opens with `name(`: Pythonic calls, one per line, or nothing that reads
     return 'olmo3', _pythonic_calls(listed) if listed is not None else []
 
 _add_reader('function_calls', 10, _olmo3_reader)
-_add_examples(
-    'function_calls',
-    {'olmo3': lambda name, arguments: f'<function_calls>{_python_call(name, arguments)}</function_calls>'},
-    fragments=('<function_calls>a(x=1)\n', 'b(y=2)\n'),
-)
+_add_examples('function_calls', {'olmo3': lambda name, arguments: f'<function_calls>{_python_call(name, arguments)}</function_calls>'},
+              fragments=('<function_calls>a(x=1)\n', 'b(y=2)\n'))
 
-# %% ../../nbs/03_parse/03_tags.ipynb 82
+# %% ../../nbs/03_parse/03_tags.ipynb 100
 _SPACES = re.compile(r'[ \t\r\n]*')
 
 def _json_lines(body:str) -> list|None:
     "(start, end) of each JSON object of `body` when it is two or more of them one after another; None otherwise."
+    if body.rstrip(' \t\r\n')[-1:] not in _CLOSING: return None   # the last object is left open (see below)
     spans, position, length = [], 0, len(body)
     while (start := _SPACES.match(body, position).end()) < length:
         if body[start] != '{': return None
@@ -787,13 +867,10 @@ def _minimax_m1_reader(body, scanner, attributes, opening):
     return 'minimax_m1', calls
 
 _add_reader('jamba', 10, _minimax_m1_reader)
-_add_examples(
-    'jamba',
-    {'minimax_m1': lambda name, arguments: f'<tool_calls>\n{_json_call(name, arguments)}\n</tool_calls>'},
-    fragments=('{"name": "a", "arguments": {}}\n',),
-)
+_add_examples('jamba', {'minimax_m1': lambda name, arguments: f'<tool_calls>\n{_json_call(name, arguments)}\n</tool_calls>'},
+              fragments=('{"name": "a", "arguments": {}}\n',))
 
-# %% ../../nbs/03_parse/03_tags.ipynb 85
+# %% ../../nbs/03_parse/03_tags.ipynb 105
 def _dots_reader(body, scanner, attributes, opening):
     stripped = body.strip()
     if '<invoke' in stripped: return 'dots', _invoke_calls(body, '', scanner.budget)
@@ -810,12 +887,12 @@ _add_examples(
     },
 )
 
-# %% ../../nbs/03_parse/03_tags.ipynb 88
+# %% ../../nbs/03_parse/03_tags.ipynb 108
 _register('nemotron', _tag_markers('TOOLCALL'), _tag_opener('nemotron'), reader=_markup_reader('nemotron'))
 _add_examples('nemotron', {'nemotron': lambda name, arguments:
     f'<TOOLCALL>{json.dumps([{"name": name, "arguments": arguments}])}</TOOLCALL>'})
 
-# %% ../../nbs/03_parse/03_tags.ipynb 91
+# %% ../../nbs/03_parse/03_tags.ipynb 111
 def _is_definition(item) -> bool:
     "Whether a JSON object describes a tool (a description, or a parameters schema) rather than calling one."
     if not isinstance(item, dict): return False
@@ -834,13 +911,13 @@ def _qwen25_coder_reader(body, scanner):
     calls = [call for value in values for call in _calls_from_payload(value, strict=True)]
     return 'qwen25_coder', calls
 
-_register('qwen25_coder', ('<tools>',), _block_opener('qwen25_coder', ('</tools>',), prose_without_calls=True),
+_register('qwen25_coder', ('<tools>',), _quick_block_opener('qwen25_coder', ('</tools>',), prose_without_calls=True),
           reader=_qwen25_coder_reader)
 _add_examples(
     'qwen25_coder', {'qwen25_coder': lambda name, arguments: f'<tools>\n{_json_call(name, arguments)}\n</tools>'}
 )
 
-# %% ../../nbs/03_parse/03_tags.ipynb 94
+# %% ../../nbs/03_parse/03_tags.ipynb 116
 # Bounded runs, and the JSON is only looked for at the end (`(?=\{)`): one short match at the start of a body.
 _NAME_THEN_JSON = re.compile(
     r'(function[ \t]*\r?\n[ \t]*)?([^\W\d][\w.\-/]{0,127})[ \t]{0,64}(>?)[ \t\r\n]{0,64}(?=\{)'
@@ -872,7 +949,7 @@ _add_examples(
     fragments=('<tool_call>a{', '<tool_call>function\na\n', '<tool_call>a>'),
 )
 
-# %% ../../nbs/03_parse/03_tags.ipynb 97
+# %% ../../nbs/03_parse/03_tags.ipynb 119
 # one `key=value` word after spaces: a quoted value runs to its quote on the same line, a bare one to the next space
 _WORD_PAIR = re.compile(r'[ \t\r\n]+([^\W\d][\w.-]{0,127})=("[^"\n]*"|\'[^\'\n]*\'|[^\s"\'<>]+)')
 _WORD_NAME = re.compile(r'[ \t\r\n]*([^\W\d][\w.\-/]{0,127})(?=[ \t\r\n])')
@@ -893,7 +970,7 @@ _add_reader('hermes', 30, _word_pairs_reader)
 _add_examples('hermes', {'glm47_words': lambda name, arguments: f'<tool_call>{name} ' + ' '.join(
     f'{key}="{value}"' for key, value in arguments.items()) + '</tool_call>'}, fragments=('<tool_call>a x=1', ' y="a b"'))
 
-# %% ../../nbs/03_parse/03_tags.ipynb 100
+# %% ../../nbs/03_parse/03_tags.ipynb 122
 _HERMES_END = _ends(('</tool_call>', '</tool_calls>'), ('<tool_call>', '<tool_call '))[0]   # a bare block's ends
 # The readers whose answers the shortcut (and `_reads_nothing`) know: on a body with no `{`, `[`, `(` or `=` (and
 # no `<`, which ends a bare opener's body), TeleChat's pairs, name+JSON and GLM-4.7's words find nothing, and the
@@ -928,7 +1005,7 @@ def _hermes_message(text:str, tools):
     return ParseResult((call,), True, False, (), text[:start] + text[end:], '', ())
 _SHORTCUTS.append(_hermes_message)
 
-# %% ../../nbs/03_parse/03_tags.ipynb 103
+# %% ../../nbs/03_parse/03_tags.ipynb 125
 def _steptml_toolcall_reader(body, scanner, attributes, opening):
     return 'step3', _invoke_calls(body, 'steptml:', scanner.budget)
 
@@ -955,7 +1032,7 @@ _add_examples(
     },
 )
 
-# %% ../../nbs/03_parse/03_tags.ipynb 106
+# %% ../../nbs/03_parse/03_tags.ipynb 128
 def _laguna_user_reader(body, scanner):
     stripped = body.strip()
     if stripped.startswith('<tool_call>'):   # the call's own element inside the user turn, and nothing after it
