@@ -5,8 +5,8 @@
 # %% auto 0
 __all__ = ['custom_types', 'ToolCallError', 'UnknownToolError', 'ToolNameRefusedError', 'ArgumentError', 'UnknownArgumentError',
            'MissingArgumentError', 'ArgumentValueError', 'ToolTimeoutError', 'mk_ns', 'resolve_nm', 'get_schema_nm',
-           'coerce_args', 'call_func', 'call_func_async', 'CallResult', 'call_funcs_async', 'mk_param', 'schema2sig',
-           'mk_tool']
+           'coerce_args', 'call_func', 'call_func_async', 'CallResult', 'failed_call_message', 'call_funcs_async',
+           'mk_param', 'schema2sig', 'mk_tool']
 
 # %% ../nbs/01_dispatch.ipynb 2
 import asyncio, contextvars, dataclasses, enum, functools, inspect, json, keyword, threading, time, traceback, types, typing, weakref
@@ -729,6 +729,12 @@ def _call_parts(call) -> tuple:
         if arguments is not None: break
     return ident, get('name', None), arguments
 
+def failed_call_message(name:str, # The tool name the model sent
+                        error:BaseException, # What calling the tool raised
+                       ) -> str:
+    "The text a model gets for a failed call: a `ToolCallError`'s own words, else the tool, the error's type and its text."
+    return str(error) if isinstance(error, ToolCallError) else f'Error in tool {name!r}: {type(error).__name__}: {error}'
+
 async def _one_call(call, ns, semaphore, timeout) -> CallResult:
     try: ident, name, arguments = _call_parts(call)
     except Exception: ident, name, arguments = None, None, None
@@ -740,8 +746,7 @@ async def _one_call(call, ns, semaphore, timeout) -> CallResult:
         try:
             value = await call_func_async(name, arguments, ns, raise_on_err=True, timeout=timeout)
             return CallResult(name, value=value, id=ident, elapsed=time.perf_counter() - start)
-        except ToolCallError as e: error, message = e, str(e)
-        except Exception as e: error, message = e, f'Error in tool {name!r}: {type(e).__name__}: {e}'
+        except Exception as e: error, message = e, failed_call_message(name, e)
         return CallResult(name, error=message, id=ident, elapsed=time.perf_counter() - start, exception=error)
 
 async def call_funcs_async(calls:list, # Tool calls: (name, arguments) pairs, dicts or objects with name and arguments
@@ -755,14 +760,14 @@ async def call_funcs_async(calls:list, # Tool calls: (name, arguments) pairs, di
     ns, semaphore = mk_ns(ns), asyncio.Semaphore(max_concurrency)
     return list(await asyncio.gather(*(_one_call(call, ns, semaphore, timeout) for call in calls)))
 
-# %% ../nbs/01_dispatch.ipynb 103
+# %% ../nbs/01_dispatch.ipynb 104
 def _py_nm(name:str) -> str:
     "A Python identifier for `name`: other characters become '_', '_' goes before a leading digit, '_' after a keyword"
     out = ''.join(c if ('_' + c).isidentifier() else '_' for c in name)
     if not out.isidentifier(): out = '_' + out
     return out + '_' if keyword.iskeyword(out) else out
 
-# %% ../nbs/01_dispatch.ipynb 106
+# %% ../nbs/01_dispatch.ipynb 107
 _HANDLED_KEYWORDS = frozenset('type enum const anyOf oneOf items prefixItems properties required description $ref $defs definitions $schema'.split())
 _SCALARS = {'string': str, 'integer': int, 'number': float, 'boolean': bool, 'null': type(None)}
 
@@ -854,7 +859,7 @@ class _SchemaTypes:
         self.refs[pointer] = result = self.annotation(target, pointer.rsplit('/', 1)[-1])
         return result
 
-# %% ../nbs/01_dispatch.ipynb 109
+# %% ../nbs/01_dispatch.ipynb 110
 def mk_param(orig:str, # The property's name in the schema
              props:dict, # The property's JSON schema
              req:list, # The names of the required properties
@@ -870,7 +875,7 @@ def mk_param(orig:str, # The property's name in the schema
     default = props.get('default') if isinstance(props, Mapping) else None
     return Parameter(pynm, Parameter.KEYWORD_ONLY, annotation=annotation, default=default)
 
-# %% ../nbs/01_dispatch.ipynb 115
+# %% ../nbs/01_dispatch.ipynb 116
 def _plain(value):
     "`value` as plain JSON data: mappings become dicts, other non-string iterables (like fastcore's `L`) lists"
     if isinstance(value, Mapping): return {k: _plain(v) for k, v in value.items()}
@@ -889,7 +894,7 @@ def _tool_parts(tool) -> tuple:
     if not isinstance(name, str) or not name: raise ValueError(f'A tool definition needs a name: {_short(tool)}')
     return name, get('description') or '', _plain(schema) if schema is not None else {'type': 'object', 'properties': {}}
 
-# %% ../nbs/01_dispatch.ipynb 116
+# %% ../nbs/01_dispatch.ipynb 117
 def _signature_names(schema:dict) -> dict:
     "Original property name -> Python parameter name, refusing two properties that would share one"
     names, seen = {}, {}
@@ -909,7 +914,7 @@ def schema2sig(tool, # A tool definition (MCP `inputSchema`, Anthropic `input_sc
     ordered = [o for o in props if o in req] + [o for o in props if o not in req]
     return inspect.Signature([mk_param(o, props[o], req, names[o], annotated, types) for o in ordered])
 
-# %% ../nbs/01_dispatch.ipynb 120
+# %% ../nbs/01_dispatch.ipynb 121
 def _validator(name:str, schema:dict):
     "A jsonschema validator for `schema` (its declared draft, else 2020-12), refusing an invalid schema"
     cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
@@ -932,7 +937,7 @@ def _dispatch_name_clash(dispfn, props) -> str|None:
     except (TypeError, ValueError, StopIteration): return None
     return first.name if first.kind is Parameter.POSITIONAL_OR_KEYWORD and first.name in props else None
 
-# %% ../nbs/01_dispatch.ipynb 121
+# %% ../nbs/01_dispatch.ipynb 122
 def mk_tool(dispfn:Callable, # Called as `dispfn(tool_name, **arguments)` (sync or async)
             tool, # A tool definition, as `schema2sig` takes
            ) -> Callable: # A function with the tool's signature, docstring and annotations

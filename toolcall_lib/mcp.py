@@ -6,7 +6,7 @@
 from __future__ import annotations
 import asyncio, concurrent.futures, contextlib, contextvars, dataclasses, functools, json, os, secrets, shlex, sys, threading, types
 from collections.abc import Mapping
-from .dispatch import ToolCallError, call_func_async, mk_tool
+from .dispatch import ToolCallError, call_func_async, failed_call_message, mk_tool
 from .interp import Image, SandboxPool
 from .schema import render_schema, tool_schema
 
@@ -134,8 +134,7 @@ def _server_class():
             # awaited in this task, not in one of `call_funcs_async`'s (two turns of the loop less); its words for a failure,
             # and never a result the transport cannot encode, so the server keeps answering
             try: value = await call_func_async(name, arguments or {}, self.toolcall_tools, timeout=self.toolcall_timeout)
-            except ToolCallError as error: return _tool_result(str(error), is_error=True)
-            except Exception as error: return _tool_result(f'Error in tool {name!r}: {type(error).__name__}: {error}', is_error=True)
+            except Exception as error: return _tool_result(failed_call_message(name, error), is_error=True)
             finally: _request.reset(token)
             return _tool_result(value)
 
