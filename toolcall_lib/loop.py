@@ -316,7 +316,7 @@ def _tool_schemas(ns:dict) -> list:
 # %% ../nbs/05_loop.ipynb 37
 def _text_batch(text:str, ns:dict) -> tuple:
     "(calls, results for the calls refused: by name, cut off, or written so that they do not read) for a raw-text reply."
-    from toolcall_lib.parse import NOT_ALLOWED
+    from toolcall_lib.parse import MAX_CALLS, NOT_ALLOWED, TOO_MANY_CALLS
     calls, parsed = _parse_text(text, _tool_schemas(ns))
     available = ', '.join(sorted(ns))
     refused = [CallResult(name, error=f'There is no tool named {name!r}. Available tools: {available}.')
@@ -325,7 +325,10 @@ def _text_batch(text:str, ns:dict) -> tuple:
                                             'Send the whole call again.') for call in parsed.calls if not call.complete]
     refused += [CallResult(rejected.name, error=f"Your {f'call to {rejected.name!r}' if rejected.name else 'tool call'} could not be read "
                                                  f'({rejected.reason}), so it was not run. Send it again, written as the tool-call format asks.')
-                for rejected in parsed.rejected if rejected.reason != NOT_ALLOWED]  # else the model never learns its call was lost
+                for rejected in parsed.rejected if rejected.reason not in (NOT_ALLOWED, TOO_MANY_CALLS)]  # else the model never learns its call was lost
+    if any(rejected.reason == TOO_MANY_CALLS for rejected in parsed.rejected):   # sending it again would not help
+        refused.append(CallResult('', error=f'Your reply held more than {MAX_CALLS} tool calls: from the one that passed that '
+                                            'limit on, nothing in it was read or run. Send fewer calls in one reply.'))
     return calls, refused
 
 async def _decide(call:PendingCall, approve) -> CallResult|None:

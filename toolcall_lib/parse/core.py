@@ -17,7 +17,7 @@ from .table import (_FAMILIES, _LOOSE_PREFIX_RE, _LOOSE_RE, _LOOSE_SPAN, _OPENER
                                      _loose_start, _markers)
 
 # %% auto 0
-__all__ = ['MAX_CALLS', 'NOT_ALLOWED', 'ToolCallStreamParser', 'parse_tool_calls']
+__all__ = ['MAX_CALLS', 'TOO_MANY_CALLS', 'NOT_ALLOWED', 'ToolCallStreamParser', 'parse_tool_calls']
 
 # %% ../../nbs/03_parse/02_core.ipynb 14
 def _hold_from(text:str, start:int, markers=None) -> int:
@@ -165,6 +165,7 @@ class _Scanner:
         self.budget = _Budget()
         self.finder = None
         self.ahead = None           # (text, position, marker, family) of the marker `_prose` stopped before
+        self.resume = None          # (text, position, search): `_prose` at `position` looks for markers from `search` on
         self.markers = _markers()
         self.empty_reads = {}       # (marker, body) -> whether a bare opener's short blank body reads no call
 
@@ -188,7 +189,7 @@ class _Scanner:
     def shift(self, count:int):
         "The caller dropped `count` consumed characters from the front of its buffer."
         if self.pending is not None: self.pending.shift(count)
-        self.finder = self.ahead = None
+        self.finder = self.ahead = self.resume = None
 
 # %% ../../nbs/03_parse/02_core.ipynb 22
 @patch
@@ -234,7 +235,9 @@ def _mode_text(self:_Scanner, text, position, final):
 def _prose(self:_Scanner, text, position, final, search=None):
     "Prose from `position`, up to the next marker's segment; `search`: where to look for it (past an opener that read nothing)."
     ahead, self.ahead = self.ahead, None
+    resume, self.resume = self.resume, None
     if search is not None: pass
+    elif resume is not None and resume[0] is text and resume[1] == position: search = resume[2]   # prose up to there
     elif ahead is not None and ahead[0] is text and ahead[1] == position:   # the marker the last step stopped before
         opened = self._open(text, position, ahead[2], ahead[3], final)
         if opened is not False: return opened
@@ -242,6 +245,8 @@ def _prose(self:_Scanner, text, position, final, search=None):
     else: search = position
     limit = len(text) if final else self.hold(text, position)
     finder, markers = self.finder_for(text), self.markers
+    pieces, cursor = None, position   # one-shot: the prose before each token that only disappeared, and where it ends
+    next_word = None   # a long text: (position, literal) of the next letter-initial marker, kept while it is ahead
     while True:
         found, marker = finder.search(markers.prose, search)
         if markers.words is not None and len(text) - search <= _WORDS_BY_PATTERN:   # a short text: one search,
@@ -249,14 +254,18 @@ def _prose(self:_Scanner, text, position, final, search=None):
             word = markers.words.search(text, search, len(text) if found == -1 else found + markers.word_longest)
             if word is not None and (found == -1 or word.start() < found): found, marker = word.start(), word.group()
         else:   # a long text: `str.find` skips to each word's first letter faster than a pattern stops at all of them
-            at, literal = finder.first(markers.word_literals, search)
-            if at != -1 and (found == -1 or at < found): found, marker = at, literal
-        if found == -1 or found >= limit: return (limit, 'text', text[position:limit]) if limit > position else None
+            if next_word is None or -1 < next_word[0] < search: next_word = finder.first(markers.word_literals, search)
+            if next_word[0] != -1 and (found == -1 or next_word[0] < found): found, marker = next_word
+        if found == -1 or found >= limit:
+            if pieces is not None: pieces.append(text[cursor:limit]); return limit, 'pieces', pieces
+            return (limit, 'text', text[position:limit]) if limit > position else None
         if marker == '```':   # a fenced block is an example: prose, whatever it contains
             close = self.find(text, '```', found + 3)
             # a held closer may not be one yet
             if close != -1 and (final or close + 3 <= limit): search = close + 3; continue
-            if final: return len(text), 'text', text[position:]
+            if final:
+                if pieces is not None: pieces.append(text[cursor:]); return len(text), 'pieces', pieces
+                return len(text), 'text', text[position:]
             if found > position: return found, 'text', text[position:found]
             self.mode = _FENCE
             return found + 3, 'text', '```'
@@ -264,15 +273,51 @@ def _prose(self:_Scanner, text, position, final, search=None):
         if family is None and not self.loose: search = found + 1; continue   # loose JSON is off (standalone mode)
         # the text before the marker first, and the next step opens it without looking again; one-shot, only once the
         # run is long or a copy of it follows (for `_repeat`)
-        if found > position and (not final or found - position >= _RUN or text.startswith(text[position:found], found)):
+        if found > cursor and (not final or found - position >= _RUN or text.startswith(text[cursor:found], found)):
+            if pieces is not None:   # the next step starts after the last token, and finds this marker again
+                pieces.append(''); self.resume = (text, cursor, found); return cursor, 'pieces', pieces
             self.ahead = (text, found, marker, family)
             return found, 'text', text[position:found]
-        opened = self._open(text, found, marker, family, final)
+        opened = ((found + len(marker), 'hidden', None) if family is not None and family.open is _hidden   # (at once)
+                  else self._open(text, found, marker, family, final))
         if opened is False: search = found + 1; continue
-        if final and self._plain(opened, text, found, position): search = opened[0]; continue   # one run of prose
+        if final and self._gone(opened):   # a token that only disappears: the run of prose goes on past it
+            if pieces is None: pieces = []
+            pieces.append(text[cursor:found])
+            search = cursor = opened[0]
+            # plain hidden tokens often come in a row (`<|end|>` after each line): those that follow, read at once
+            if family is not None and family.open is _hidden: search = cursor = self._gone_tokens(text, cursor, position, limit, pieces)
+            continue
+        if final and self._plain(opened, text, found, cursor): search = opened[0]; continue   # one run of prose
+        if pieces is not None: pieces.append(text[cursor:found]); self.queued = (opened,); return found, 'pieces', pieces
         if found == position: return opened
         self.queued = (opened,)   # one-shot: the text before the marker first, then what the marker opened
         return found, 'text', text[position:found]
+
+@patch
+def _gone_tokens(self:_Scanner, text, search, position, limit, pieces) -> int:
+    """One-shot, after a token that only disappears: the plain hidden tokens that follow it, up to any other marker (or
+    the end of the run from `position`), their prose added to `pieces`; where the prose after the last of them starts."""
+    markers, cursor = self.markers, search
+    if markers.words is None: word = -1   # the next letter-initial marker, as `_prose` finds it: an end of the run
+    elif len(text) - search <= _WORDS_BY_PATTERN:
+        word = -1 if (found := markers.words.search(text, search)) is None else found.start()
+    else: word = self.finder_for(text).first(markers.word_literals, search)[0]
+    prose, by_opener = markers.prose, markers.by_opener
+    while (found := prose.search(text, search)) is not None:
+        at = found.start()
+        if at >= limit or at - position >= _RUN or -1 < word < at: break
+        family = by_opener.get(found.group())
+        if family is None or family.open is not _hidden: break
+        pieces.append(text[cursor:at])
+        search = cursor = found.end()
+    return cursor
+
+@patch
+def _gone(self:_Scanner, opened) -> bool:
+    "Whether `opened` is a token that only disappeared: hidden, and the scanner in the state it was before it."
+    return (opened is not None and opened[1] == 'hidden' and opened[2] is None and self.pending is None
+            and self.mode is None and self.expect is None and self.after_call is None and self.queued is None)
 
 @patch
 def _plain(self:_Scanner, opened, text, found, position) -> bool:
@@ -492,7 +537,7 @@ def feed(self:ToolCallStreamParser, chunk:str, # The next piece of model text, a
     if self._closed: raise StreamClosedError('feed() after close(): start a new ToolCallStreamParser for a new stream')
     if self._cap is not None: self._offset += len(chunk); return []   # past `max_calls`: refused whole, not read
     scanner = self._scanner
-    scanner.finder = scanner.ahead = None   # drop every other reference to the buffer so `+=` can grow it in place
+    scanner.finder = scanner.ahead = scanner.resume = None   # drop every other reference to the buffer so `+=` can grow it in place
     buffer = self._buffer; self._buffer = None; buffer += chunk; self._buffer = buffer
     pending = scanner.pending
     # a block still open (of any kind: each waits alike while none of its ends arrived): only its preview moves on
@@ -551,14 +596,12 @@ def result(self:ToolCallStreamParser) -> ParseResult:
     refusals = tuple(self._refusals)
     if self._cap is not None:   # the text from the block that passed `max_calls` to the end, refused as one
         start, found_format = self._cap
-        refusals += (RejectedCall('', _too_many(self._max_calls), start, self._offset + len(self._buffer or ''), found_format),)
+        refusals += (RejectedCall('', TOO_MANY_CALLS, start, self._offset + len(self._buffer or ''), found_format),)
     return ParseResult(tuple(self._calls), self._saw, bool(self._found) and not self._calls, tuple(self._rejected),
                        ''.join(self._text), ''.join(self._reasoning), refusals)
 
-def _too_many(max_calls:int) -> str:
-    "The reason the rest of a message that holds more than `max_calls` calls is refused."
-    return (f'the message holds more than {max_calls} tool calls (max_calls): from the block that passes the limit, '
-            'the rest of it is not read')
+TOO_MANY_CALLS = ('the message holds more tool calls than its limit (max_calls): from the block that passes it, the rest '
+                  'of the message is not read') # The `RejectedCall.reason` of the rest of a message past `max_calls`
 
 # %% ../../nbs/03_parse/02_core.ipynb 36
 @patch
@@ -745,6 +788,12 @@ def _segment(self:ToolCallStreamParser, kind, payload, start, end, events):
         self._notice_syntax(payload)
         if events is not _NO_EVENTS: events.append(TextDelta(payload))
         return
+    if kind == 'pieces':   # one-shot: runs of prose, a token that disappeared between each two
+        self._text.extend(payload)
+        # no syntax word holds `\0`: none is found across two pieces, as none is across the token's own segment
+        self._notice_syntax('\0'.join(payload))
+        if events is not _NO_EVENTS and (joined := ''.join(payload)): events.append(TextDelta(joined))
+        return
     if kind == 'reasoning':
         self._reasoning.append(payload)
         self._notice_syntax(payload)
@@ -776,8 +825,8 @@ def _stop_reading(self:ToolCallStreamParser, block_start:int, found_format:str, 
     "The block at `block_start` passes `max_calls`: it and the rest of the text are refused as one, and not read."
     self._abandon(events)   # a call announced early is not coming
     self._cap, self._saw, scanner = (self._offset + block_start, found_format), True, self._scanner
-    scanner.pending = scanner.queued = scanner.ahead = scanner.mode = scanner.expect = scanner.after_call = None
-    if events is not _NO_EVENTS: events.append(CallRejected('', _too_many(self._max_calls)))
+    scanner.pending = scanner.queued = scanner.ahead = scanner.resume = scanner.mode = scanner.expect = scanner.after_call = None
+    if events is not _NO_EVENTS: events.append(CallRejected('', TOO_MANY_CALLS))
 
 @patch
 def _refuse(self:ToolCallStreamParser, refusal:RejectedCall, events):

@@ -187,6 +187,9 @@ def _harmony_reader(name:str):
 
 def _open_harmony(scanner, text, position, marker, final):
     after = position + len(marker)
+    if final:   # one-shot, no `<|message|>` close enough: no header to read (the checks below come to the same)
+        message = scanner.find(text, '<|message|>', after)
+        if message == -1 or message - position > 512: return False if marker == 'to=' else (after, 'hidden', None)
     # ` to=NAME` where the prompt wrote `<|start|>assistant`: a recipient and then a special token, or prose
     if marker == 'to=':
         # one-shot, no `<|` within the window: whatever ends the recipient, no special token follows it
