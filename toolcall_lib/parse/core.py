@@ -278,15 +278,15 @@ def _prose(self:_Scanner, text, position, final, search=None):
                 pieces.append(''); self.resume = (text, cursor, found); return cursor, 'pieces', pieces
             self.ahead = (text, found, marker, family)
             return found, 'text', text[position:found]
-        opened = ((found + len(marker), 'hidden', None) if family is not None and family.open is _hidden   # (at once)
-                  else self._open(text, found, marker, family, final))
+        plain_hidden = family is not None and family.open is _hidden   # a token that only disappears, wherever it is
+        opened = (found + len(marker), 'hidden', None) if plain_hidden else self._open(text, found, marker, family, final)
         if opened is False: search = found + 1; continue
         if final and self._gone(opened):   # a token that only disappears: the run of prose goes on past it
             if pieces is None: pieces = []
             pieces.append(text[cursor:found])
             search = cursor = opened[0]
             # plain hidden tokens often come in a row (`<|end|>` after each line): those that follow, read at once
-            if family is not None and family.open is _hidden: search = cursor = self._gone_tokens(text, cursor, position, limit, pieces)
+            if plain_hidden: search = cursor = self._gone_tokens(text, cursor, position, limit, pieces)
             continue
         if final and self._plain(opened, text, found, cursor): search = opened[0]; continue   # one run of prose
         if pieces is not None: pieces.append(text[cursor:found]); self.queued = (opened,); return found, 'pieces', pieces
