@@ -1,6 +1,6 @@
-"""README.md stays in step with nbs/index.ipynb; it opens (as the package index page does) with the install command
-and a first call that works from an install; its "Developing" section opens with the two set-up commands of a
-checkout, and CI runs the second of them."""
+"""README.md stays in step with nbs/index.ipynb; it opens with the two commands of a checkout (one installs the library
+and runs its main job, one installs the dev tools and runs every test; CI runs the second), then a first call that
+works from an install."""
 import os, re, subprocess, sys
 from pathlib import Path
 
@@ -17,23 +17,21 @@ def sh_blocks(text: str) -> list:
             for block in re.findall(r'```sh\n(.*?)```', text, re.S)]
 
 
-def developing_commands() -> list:
-    "The commands in the first shell block of the README's Developing section"
-    text = README.read_text(encoding='utf-8')
-    return sh_blocks(text[text.index('\n## Developing\n'):])[0]
+def opening_commands() -> list:
+    "The commands of the README's first shell block"
+    return sh_blocks(README.read_text(encoding='utf-8'))[0]
 
 
 def test_readme_is_rendered_from_index_notebook():
     assert README.read_text(encoding='utf-8') == render_readme(), 'run: python tools/sync_readme.py'
 
 
-def test_readme_opens_with_pip_install_and_a_first_call():
+def test_readme_opens_with_the_commands_then_a_first_call():
     text = README.read_text(encoding='utf-8')
-    assert text.index('```sh') < text.index('```python'), 'the install command must come before any example'
-    assert sh_blocks(text)[0] == ['pip install toolcall_lib']
-    before_developing = text[:text.index('\n## Developing\n')]
-    assert 'examples/' not in ''.join(''.join(block) for block in sh_blocks(before_developing))   # checkout-only paths come later
-    assert 'tools/' not in ''.join(''.join(block) for block in sh_blocks(before_developing))
+    assert text.index('```sh') < text.index('```python'), 'the commands must come before any example'
+    assert text.index('```sh') < text.index('\n## '), 'the commands open the README, before its first section'
+    for path in ('examples/replies/openai_chat.json', 'examples/weather_tools.py', 'tools/ensure_chromium', 'tools/ensure_postgres'):
+        assert path in ' '.join(opening_commands()) and (ROOT/path).exists(), path
 
 
 def test_first_call_works_from_an_install(tmp_path):
@@ -44,8 +42,8 @@ def test_first_call_works_from_an_install(tmp_path):
     assert done.returncode == 0, done.stderr
 
 
-def test_developing_opens_with_two_commands():
-    commands = developing_commands()
+def test_readme_opens_with_two_commands():
+    commands = opening_commands()
     assert len(commands) == 2, commands
     assert 'pip install .' in commands[0] and 'toolcall ' in commands[0]
     assert "'.[dev]'" in commands[1] and 'nbdev_test' in commands[1] and 'pytest' in commands[1]
@@ -53,6 +51,6 @@ def test_developing_opens_with_two_commands():
 
 def test_ci_runs_the_readme_test_command():
     ci = (ROOT/'.ci'/'run').read_text(encoding='utf-8')
-    assert developing_commands()[1] in ci
+    assert opening_commands()[1] in ci
     assert os.access(ROOT/'.ci'/'run', os.X_OK)
     assert 'set -euo pipefail' in ci
