@@ -337,14 +337,17 @@ def _plain_cell(cell:str, # A cell's source, as the session sent it
 # exact types only: none can be given attributes, so only a registered printer can claim a value of one
 _BUILTIN_VALUE_TYPES = frozenset({int, float, complex, bool, str, bytes, bytearray, list, tuple, dict, set, frozenset, range})
 _ATTRIBUTES = {kind: frozenset(dir(kind)) for kind in _BUILTIN_VALUE_TYPES}  # what a value of each can have
+# each type's classes, with the (module, name) a deferred printer is registered under
+_BASES = {kind: tuple((base, (base.__module__, base.__name__)) for base in kind.__mro__) for kind in _BUILTIN_VALUE_TYPES}
 
 def _unclaimed(display_formatter, # IPython's `DisplayFormatter` (its `formatters` and the two that come first)
                value, # The value to show
-               known:tuple, # IPython's own formatter classes, whose ways of claiming a value are known
+               known:frozenset, # IPython's own formatter classes, whose ways of claiming a value are known
               ) -> bool:
     "Whether no formatter but the `text/plain` one would give `value` a format (its type is built in)."
     kind = type(value)
     if kind not in _BUILTIN_VALUE_TYPES: return False
+    attributes, bases, identity = _ATTRIBUTES[kind], _BASES[kind], id(value)
     try:  # traits read from traitlets' own store, as its descriptors read them (one not made yet: IPython's path)
         traits = display_formatter._trait_values
         formatters = traits['formatters']
@@ -353,10 +356,10 @@ def _unclaimed(display_formatter, # IPython's `DisplayFormatter` (its `formatter
         for formatter in others:
             if type(formatter) not in known: return False
             traits = formatter._trait_values
-            if traits['print_method'] in _ATTRIBUTES[kind] or id(value) in traits['singleton_printers']: return False
+            if traits['print_method'] in attributes or identity in traits['singleton_printers']: return False
             types, deferred = traits['type_printers'], traits['deferred_printers']
-            for base in kind.__mro__:
-                if base in types or (deferred and (base.__module__, base.__name__) in deferred): return False
+            for base, name in bases:
+                if base in types or (deferred and name in deferred): return False
     except (AttributeError, KeyError, TypeError): return False
     return 'text/plain' in formatters
 
@@ -400,8 +403,8 @@ def _fast_classes() -> tuple:
             return super().transform_cell(cell)
 
     # the plain text formatter answers for any value: as another formatter, it is not one `_unclaimed` can vouch for
-    known = tuple(value for value in vars(ipython_formatters).values() if isinstance(value, type)
-                  and issubclass(value, ipython_formatters.BaseFormatter) and value is not ipython_formatters.PlainTextFormatter)
+    known = frozenset(value for value in vars(ipython_formatters).values() if isinstance(value, type)
+                      and issubclass(value, ipython_formatters.BaseFormatter) and value is not ipython_formatters.PlainTextFormatter)
 
     class PlainFirstFormatter(ipython_formatters.DisplayFormatter):
         "IPython's display formatter, asking only the `text/plain` formatter about a value no other one could claim."
@@ -422,13 +425,14 @@ _ipython_parts = None  # IPython's `ExecutionInfo`, `ExecutionResult`, `softspac
 
 class _PlainCells:
     "The part of the sandbox shell that runs a plain cell without IPython's coroutine and per-statement layers."
-    def _run_cell(self, raw_cell, store_history, silent, shell_futures, cell_id, cell_meta):
+    def _run_cell(self, raw_cell, *arguments):
         "IPython's `_run_cell`; a plain cell (see above) takes the shorter way."
-        if not (_FAST_PATHS and store_history and not silent and shell_futures and cell_id is None and cell_meta is None
+        # history stored, not silent, the shell's own `__future__` imports, no cell id or metadata: as the worker asks
+        if not (_FAST_PATHS and _ipython_parts.plain and arguments == (True, False, True, None, None)
                 and isinstance(raw_cell, str) and raw_cell and not raw_cell[0].isspace()
                 and 'await' not in raw_cell and 'async' not in raw_cell and self.trio_runner is None
                 and not self.ast_transformers and self.ast_node_interactivity == 'last_expr'):
-            return super(_PlainCells, self)._run_cell(raw_cell, store_history, silent, shell_futures, cell_id, cell_meta)
+            return super(_PlainCells, self)._run_cell(raw_cell, *arguments)
         try: cell = self.transform_cell(raw_cell)
         except Exception: return self._run_on_as_ipython(raw_cell, raw_cell, sys.exc_info())
         if 'await' in cell or 'async' in cell or self.should_run_async(raw_cell, transformed_cell=cell, preprocessing_exc_tuple=None):
@@ -437,10 +441,14 @@ class _PlainCells:
         except BaseException as failure: return self._failed_outside(raw_cell, cell, failure)
 
 def _load_ipython_parts():
+    "The IPython names `_PlainCells` uses; `plain`: whether this IPython is one whose `run_cell` it follows (9.x)."
     global _ipython_parts
+    import inspect, IPython
     from IPython.core.interactiveshell import ExecutionInfo, ExecutionResult, softspace
     from IPython.core.async_helpers import _pseudo_sync_runner
-    _ipython_parts = types.SimpleNamespace(info=ExecutionInfo, result=ExecutionResult, softspace=softspace, runner=_pseudo_sync_runner)
+    plain = IPython.version_info[0] == 9 and 'cell_meta' in inspect.signature(ExecutionInfo).parameters
+    _ipython_parts = types.SimpleNamespace(info=ExecutionInfo, result=ExecutionResult, softspace=softspace,
+                                           runner=_pseudo_sync_runner, plain=plain)
 
 # %% ../../nbs/04_interp/03_worker.ipynb 49
 @_patch
