@@ -337,14 +337,17 @@ def _plain_cell(cell:str, # A cell's source, as the session sent it
 # exact types only: none can be given attributes, so only a registered printer can claim a value of one
 _BUILTIN_VALUE_TYPES = frozenset({int, float, complex, bool, str, bytes, bytearray, list, tuple, dict, set, frozenset, range})
 _ATTRIBUTES = {kind: frozenset(dir(kind)) for kind in _BUILTIN_VALUE_TYPES}  # what a value of each can have
+# each type's classes, with the (module, name) a deferred printer is registered under
+_BASES = {kind: tuple((base, (base.__module__, base.__name__)) for base in kind.__mro__) for kind in _BUILTIN_VALUE_TYPES}
 
 def _unclaimed(display_formatter, # IPython's `DisplayFormatter` (its `formatters` and the two that come first)
                value, # The value to show
-               known:tuple, # IPython's own formatter classes, whose ways of claiming a value are known
+               known:frozenset, # IPython's own formatter classes, whose ways of claiming a value are known
               ) -> bool:
     "Whether no formatter but the `text/plain` one would give `value` a format (its type is built in)."
     kind = type(value)
     if kind not in _BUILTIN_VALUE_TYPES: return False
+    attributes, bases, identity = _ATTRIBUTES[kind], _BASES[kind], id(value)
     try:  # traits read from traitlets' own store, as its descriptors read them (one not made yet: IPython's path)
         traits = display_formatter._trait_values
         formatters = traits['formatters']
@@ -353,10 +356,10 @@ def _unclaimed(display_formatter, # IPython's `DisplayFormatter` (its `formatter
         for formatter in others:
             if type(formatter) not in known: return False
             traits = formatter._trait_values
-            if traits['print_method'] in _ATTRIBUTES[kind] or id(value) in traits['singleton_printers']: return False
+            if traits['print_method'] in attributes or identity in traits['singleton_printers']: return False
             types, deferred = traits['type_printers'], traits['deferred_printers']
-            for base in kind.__mro__:
-                if base in types or (deferred and (base.__module__, base.__name__) in deferred): return False
+            for base, name in bases:
+                if base in types or (deferred and name in deferred): return False
     except (AttributeError, KeyError, TypeError): return False
     return 'text/plain' in formatters
 
@@ -400,8 +403,8 @@ def _fast_classes() -> tuple:
             return super().transform_cell(cell)
 
     # the plain text formatter answers for any value: as another formatter, it is not one `_unclaimed` can vouch for
-    known = tuple(value for value in vars(ipython_formatters).values() if isinstance(value, type)
-                  and issubclass(value, ipython_formatters.BaseFormatter) and value is not ipython_formatters.PlainTextFormatter)
+    known = frozenset(value for value in vars(ipython_formatters).values() if isinstance(value, type)
+                      and issubclass(value, ipython_formatters.BaseFormatter) and value is not ipython_formatters.PlainTextFormatter)
 
     class PlainFirstFormatter(ipython_formatters.DisplayFormatter):
         "IPython's display formatter, asking only the `text/plain` formatter about a value no other one could claim."
@@ -417,10 +420,163 @@ def _fast_classes() -> tuple:
     _FastClasses = PlainFirstTransforms, PlainFirstFormatter
     return _FastClasses
 
+# %% ../../nbs/04_interp/03_worker.ipynb 48
+_ipython_parts = None  # IPython's `ExecutionInfo`, `ExecutionResult`, `softspace`, `_pseudo_sync_runner` (made on first use)
+
+class _PlainCells:
+    "The part of the sandbox shell that runs a plain cell without IPython's coroutine and per-statement layers."
+    def _run_cell(self, raw_cell, *arguments):
+        "IPython's `_run_cell`; a plain cell (see above) takes the shorter way."
+        # history stored, not silent, the shell's own `__future__` imports, no cell id or metadata: as the worker asks
+        if not (_FAST_PATHS and _ipython_parts.plain and arguments == (True, False, True, None, None)
+                and isinstance(raw_cell, str) and raw_cell and not raw_cell[0].isspace()
+                and 'await' not in raw_cell and 'async' not in raw_cell and self.trio_runner is None
+                and not self.ast_transformers and self.ast_node_interactivity == 'last_expr'):
+            return super(_PlainCells, self)._run_cell(raw_cell, *arguments)
+        try: cell = self.transform_cell(raw_cell)
+        except Exception: return self._run_on_as_ipython(raw_cell, raw_cell, sys.exc_info())
+        if 'await' in cell or 'async' in cell or self.should_run_async(raw_cell, transformed_cell=cell, preprocessing_exc_tuple=None):
+            return self._run_on_as_ipython(raw_cell, cell, None)
+        try: return self._run_plain(raw_cell, cell)
+        except BaseException as failure: return self._failed_outside(raw_cell, cell, failure)
+
+def _load_ipython_parts():
+    "The IPython names `_PlainCells` uses; `plain`: whether this IPython is one whose `run_cell` it follows (9.x)."
+    global _ipython_parts
+    import inspect, IPython
+    from IPython.core.interactiveshell import ExecutionInfo, ExecutionResult, softspace
+    from IPython.core.async_helpers import _pseudo_sync_runner
+    plain = IPython.version_info[0] == 9 and 'cell_meta' in inspect.signature(ExecutionInfo).parameters
+    _ipython_parts = types.SimpleNamespace(info=ExecutionInfo, result=ExecutionResult, softspace=softspace,
+                                           runner=_pseudo_sync_runner, plain=plain)
+
+# %% ../../nbs/04_interp/03_worker.ipynb 49
+@_patch
+def _run_on_as_ipython(self:_PlainCells, raw_cell:str, cell:str, failure:tuple|None):
+    """IPython's own way on from a transformed `cell` (or the transform's `failure`): `run_cell_async`, run by the runner
+    IPython picks for it."""
+    steps = self.run_cell_async(raw_cell, store_history=True, silent=False, shell_futures=True, transformed_cell=cell,
+                                preprocessing_exc_tuple=failure, cell_id=None, cell_meta=None)
+    asynchronous = self.should_run_async(raw_cell, transformed_cell=cell, preprocessing_exc_tuple=failure)
+    try: return (self.loop_runner if asynchronous else _ipython_parts.runner)(steps)
+    except BaseException as error: return self._failed_outside(raw_cell, cell, error)
+
+@_patch
+def _failed_outside(self:_PlainCells, raw_cell:str, cell:str, error:BaseException):
+    "What IPython's `_run_cell` makes of an error that escaped the cell's own handling: a result holding it, its traceback shown."
+    result = None
+    try:
+        result = _ipython_parts.result(_ipython_parts.info(raw_cell, True, False, True, None, None, transformed_cell=cell))
+        result.error_in_exec = error
+        self.showtraceback(running_compiled_code=True)
+    except: pass
+    return result
+
+@_patch
+def _failed_before(self:_PlainCells, result, error:BaseException, stored:bool, count:int):
+    "A cell that failed before it ran (it did not parse): as IPython records it."
+    if stored and self.history_manager: self.history_manager.exceptions[count] = self._format_exception_for_storage(error)
+    result.error_before_exec = error
+    self.last_execution_succeeded = False
+    self.last_execution_result = result
+    return result
+
+# %% ../../nbs/04_interp/03_worker.ipynb 50
+@_patch
+def _run_plain(self:_PlainCells, raw_cell:str, cell:str):
+    "`run_cell_async`'s steps for a plain cell, as plain calls: count, events, history, parse, run, record."
+    parts = _ipython_parts
+    info = parts.info(raw_cell, True, False, True, None, None, transformed_cell=cell)
+    result = parts.result(info)
+    count = result.execution_count = self.execution_count
+    self.execution_count = count + 1
+    self.events.trigger('pre_execute')
+    self.events.trigger('pre_run_cell', info)
+    stored = not ('get_ipython().run_line_magic(' in cell and 'paste' in cell)  # IPython keeps no pasted cell
+    history = self.history_manager
+    if stored: history.store_inputs(count, cell, raw_cell)
+    self.logger.log(cell, raw_cell)
+    compiler = self.compile
+    with self.builtin_trap:
+        name = compiler.cache(cell, count, raw_code=raw_cell)
+        with self.display_trap:
+            try: tree = compiler.ast_parse(cell, filename=name)
+            except self.custom_exceptions as error:
+                self.CustomTB(*sys.exc_info())
+                return self._failed_before(result, error, stored, count)
+            except IndentationError as error:
+                self.showindentationerror()
+                return self._failed_before(result, error, stored, count)
+            except (OverflowError, SyntaxError, ValueError, TypeError, MemoryError) as error:
+                self.showsyntaxerror()
+                return self._failed_before(result, error, stored, count)
+            hook = self.displayhook
+            hook.exec_result = result
+            raised = self._run_statements(tree.body, name, compiler, result)
+            self.last_execution_succeeded = not raised
+            self.last_execution_result = result
+            hook.exec_result = None
+    if stored:
+        history.store_output(count)
+        if result.error_in_exec: history.exceptions[count] = self._format_exception_for_storage(result.error_in_exec)
+    return result
+
 # %% ../../nbs/04_interp/03_worker.ipynb 51
+@_patch
+def _run_statements(self:_PlainCells, body:list, name:str, compiler, result) -> bool|None:
+    """`run_ast_nodes` with IPython's default interactivity: each statement compiled on its own with top-level `await`
+    allowed (the last one as `single`, so its value reaches the display hook, if it is an expression), then run by
+    IPython's `run_code`. True if one raised."""
+    if not body: return None
+    last = len(body) - 1 if isinstance(body[-1], ast.Expr) else -1
+    flags = ast.PyCF_ALLOW_TOP_LEVEL_AWAIT if self.autoawait else 0
+    try:
+        for index, statement in enumerate(body):
+            added = ~compiler.flags & flags  # only these are taken away again: a `__future__` import's stay
+            compiler.flags |= flags
+            try:
+                if index == last: code = compiler(ast.Interactive([statement]), name, 'single')
+                else: code = compiler(ast.Module([statement], []), name, 'exec')
+            finally: compiler.flags &= ~added
+            running = self.run_code(code, result, async_=_is_coroutine_code(code))
+            try: running.send(None)
+            except StopIteration as stop:
+                if stop.value: return True
+                continue
+            running.close()
+            raise RuntimeError("a plain cell's statement waited for an event loop")
+        if _ipython_parts.softspace(sys.stdout, 0): print()
+    except:
+        if result: result.error_before_exec = sys.exc_info()[1]
+        self.showtraceback()
+        return True
+    return False
+
+# %% ../../nbs/04_interp/03_worker.ipynb 53
+def _update_output_cache(hook, # The shell's display hook, which holds its own `_`, `__` and `___`
+                         result, # The value the cell's last expression gave
+                        ):
+    "`DisplayHook.update_user_ns`: the same updates of the user's namespace and the hook."
+    shell = hook.shell
+    namespace = shell.user_ns
+    if not hook.cache_size or result is namespace['_oh']: return  # no cache, or showing `Out` itself
+    if len(namespace['_oh']) >= hook.cache_size and hook.do_full_cache: hook.cull_cache()
+    hidden, unchanged = shell.user_ns_hidden, True
+    for name in ('_', '__', '___'):  # one the user assigned stays theirs
+        if name not in namespace: continue
+        value = namespace[name]
+        if (hidden[name] is not value) if name in hidden else (getattr(hook, name) is not value): unchanged = False
+    hook.___, hook.__, hook._ = hook.__, hook._, result
+    if '_' not in builtins.__dict__ and unchanged: shell.push({'_': hook._, '__': hook.__, '___': hook.___}, interactive=False)
+    if hook.do_full_cache:
+        count = hook.prompt_count
+        shell.push({f'_{count}': result}, interactive=False)
+        namespace['_oh'][count] = result
+
+# %% ../../nbs/04_interp/03_worker.ipynb 58
 _SandboxShell = None
 
-# %% ../../nbs/04_interp/03_worker.ipynb 52
+# %% ../../nbs/04_interp/03_worker.ipynb 59
 def _shell_class():
     """IPython's `InteractiveShell`, adapted to a sandbox worker (IPython is imported on first use: only the worker
     needs it)."""
@@ -430,6 +586,7 @@ def _shell_class():
     from IPython.core.displayhook import DisplayHook
     from IPython.core.displaypub import DisplayPublisher
     from IPython.core.profiledir import ProfileDir
+    _load_ipython_parts()
 
     class ResultHook(DisplayHook):
         "The value of a cell's last expression becomes an `execute_result` (the base class keeps `_`, `__` and `Out`)."
@@ -442,6 +599,10 @@ def _shell_class():
             "IPython's, which tokenizes the cell to find a final `;`: not when the cell has none."
             parsed = self.shell.history_manager.input_hist_parsed
             return (not _FAST_PATHS or not parsed or ';' in parsed[-1]) and super().quiet()
+        def update_user_ns(self, result):
+            "IPython's (`_`, `__`, `___`, `_N`, `Out`), reading the shell and its namespace once."
+            if _FAST_PATHS: _update_output_cache(self, result)
+            else: super().update_user_ns(result)
 
     class Publisher(DisplayPublisher):
         "`display()` anywhere in a cell becomes a `display_data` output."
@@ -461,7 +622,7 @@ def _shell_class():
         def check_startup_dir(self, change=None): pass
         def check_dirs(self): pass
 
-    class SandboxShell(InteractiveShell):
+    class SandboxShell(_PlainCells, InteractiveShell):
         "An IPython shell whose outputs, errors and shell escapes stay in the running cell's outputs."
         displayhook_class, display_pub_class, profile_class = ResultHook, Publisher, UncreatedProfile
         outputs = None  # the `_CellOutputs` of the running cell
@@ -505,7 +666,7 @@ def _shell_class():
     _SandboxShell = SandboxShell
     return SandboxShell
 
-# %% ../../nbs/04_interp/03_worker.ipynb 53
+# %% ../../nbs/04_interp/03_worker.ipynb 60
 def _new_shell():
     "A fresh sandbox shell: in-memory history, no profile directory on disk, cells named `<cell-N>.py` in tracebacks."
     from traitlets.config import Config
@@ -522,10 +683,11 @@ def _new_shell():
     # an error output keeps IPython's colours, as Jupyter's kernel sends them (the model reads the short traceback)
     for formatter in (shell.InteractiveTB, shell.SyntaxTB): formatter.set_theme_name('neutral')
     # `get_ipython()` finds it (IPython's formatters ask)
-    shell_class._instance = _shell_class().__mro__[1]._instance = shell
+    from IPython.core.interactiveshell import InteractiveShell
+    shell_class._instance = InteractiveShell._instance = shell
     return shell
 
-# %% ../../nbs/04_interp/03_worker.ipynb 55
+# %% ../../nbs/04_interp/03_worker.ipynb 62
 class _Kernel:
     "The worker's side of a session: an IPython shell with a persistent namespace that runs cells like a notebook."
     def __init__(self, shell=None):
@@ -552,7 +714,7 @@ class _Kernel:
         finally:
             if self.interrupted and self.running and os.getpid() == self.pid: raise KeyboardInterrupt()
 
-# %% ../../nbs/04_interp/03_worker.ipynb 57
+# %% ../../nbs/04_interp/03_worker.ipynb 64
 @_patch
 def _share_event_loop(self:_Kernel):
     """One event loop for top-level `await` (IPython's) and for `asyncio.get_event_loop()` in plain cells, so tasks
@@ -575,7 +737,7 @@ def _event_loops(self:_Kernel) -> list:
     loops.append(getattr(local, '_loop', None))
     return [loop for index, loop in enumerate(loops) if loop is not None and loop not in loops[:index]]
 
-# %% ../../nbs/04_interp/03_worker.ipynb 59
+# %% ../../nbs/04_interp/03_worker.ipynb 66
 @_patch
 def _stop_default_executors(self:_Kernel):
     """asyncio's own thread pool (`asyncio.to_thread`, `run_in_executor(None, ...)`) keeps idle threads: shut it
@@ -598,7 +760,7 @@ def _stop_script_loop(self:_Kernel):
     script_magics = getattr(getattr(self.shell, 'magics_manager', None), 'registry', {}).get('ScriptMagics')
     if script_magics is not None and hasattr(script_magics, 'stop_event_loop'): script_magics.stop_event_loop()
 
-# %% ../../nbs/04_interp/03_worker.ipynb 61
+# %% ../../nbs/04_interp/03_worker.ipynb 68
 @_patch
 def run(self:_Kernel, code:str, max_output:int) -> dict:
     "Run one cell; return the reply message."
@@ -644,7 +806,7 @@ def run(self:_Kernel, code:str, max_output:int) -> dict:
     return {'outputs': outputs.outputs, 'output_dropped': outputs.stream_dropped, 'value_dropped': outputs.text_dropped,
             'outputs_dropped': outputs.outputs_dropped, 'interrupted': interrupted, 'error': outputs.error_text, 'images': left_open}
 
-# %% ../../nbs/04_interp/03_worker.ipynb 62
+# %% ../../nbs/04_interp/03_worker.ipynb 69
 _warm_shell = None  # made once in the template process: every session forked from it starts with IPython loaded
 
 def _warm_up_shell():
@@ -671,7 +833,7 @@ def _warm_up_shell():
     shell.outputs = None
     _warm_shell = shell
 
-# %% ../../nbs/04_interp/03_worker.ipynb 64
+# %% ../../nbs/04_interp/03_worker.ipynb 71
 class _PlainShell:
     """The cell runner where IPython cannot be imported (an interpreter without it): plain Python semantics, no magics
     or `!`."""
@@ -724,7 +886,7 @@ def _choose_figure_backend(shell):
         if isinstance(shell, _PlainShell) or importlib.util.find_spec('matplotlib_inline') is None: os.environ['MPLBACKEND'] = 'Agg'
     return os.environ.get('MPLBACKEND', '')
 
-# %% ../../nbs/04_interp/03_worker.ipynb 68
+# %% ../../nbs/04_interp/03_worker.ipynb 75
 def _serve(kernel:_Kernel, # Runs one cell: `kernel.run(code, max_output) -> reply dict` (the seam a different kernel plugs into)
            request_fd:int, # Pipe end the worker reads requests from
            reply_fd:int, # Pipe end the worker writes replies to
@@ -762,7 +924,7 @@ def _serve(kernel:_Kernel, # Runs one cell: `kernel.run(code, max_output) -> rep
         reply['id'] = request.get('id')
         _write_all(reply_fd, _pack_frame(reply))
 
-# %% ../../nbs/04_interp/03_worker.ipynb 69
+# %% ../../nbs/04_interp/03_worker.ipynb 76
 def _point_standard_fds_at_null():
     "Make fds 0, 1 and 2 refer to /dev/null (C-level writes cannot reach the protocol), without closing any of them."
     null = os.open(os.devnull, os.O_RDWR)
@@ -791,7 +953,7 @@ def _bootstrap_session(request_fd:int, # Pipe end the worker reads requests from
     _serve(kernel, request_fd, reply_fd, keep_background)
     os._exit(0)
 
-# %% ../../nbs/04_interp/03_worker.ipynb 71
+# %% ../../nbs/04_interp/03_worker.ipynb 78
 def _remove_host_cgroups(host_pid:int):
     "Remove the cgroups the host process `host_pid` made for its sessions (once their processes are gone)."
     for base in _cgroup_bases().values():
@@ -810,7 +972,7 @@ def _remove_host_scratch(host_pid:int, bases:set):
             try: shutil.rmtree(os.path.join(base, name))
             except OSError: pass
 
-# %% ../../nbs/04_interp/03_worker.ipynb 72
+# %% ../../nbs/04_interp/03_worker.ipynb 79
 def _template_main():
     "Entry point of the template process: fork a session bootstrap for each pair of pipe ends the host sends on fd 0."
     import socket
