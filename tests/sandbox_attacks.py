@@ -4,7 +4,7 @@
 measured from inside the sandbox and checked from the host; `expected_outcomes` says what each must be.
 
 Only the standard library and the interp module under test are used, so the file also runs outside pytest."""
-import gc, json, os, pprint, resource, socket, stat, sys, tempfile, time, warnings
+import gc, json, os, pprint, resource, select, socket, stat, sys, tempfile, time, warnings
 
 SECRET = 'sk-other-session-' + 'x9' * 8  # another session's API key: no other session may find it
 OUT_OF_MEMORY = ('MemoryError: the session reached its memory limit (320 MiB for all its processes, shared memory and '
@@ -279,6 +279,34 @@ def run_attacks(interp, workdir:str) -> dict:
                 box.run(_FORGER + plant)
                 result = box.run(_VICTIM)
                 outcomes[f'forger_{route}'] = f'ok={result.ok} {last_line(result)} lost={result.state_lost}'
+    # 15. pseudo-terminals (issue 26): the session has a devpts instance of its own; the host's terminals are out of reach
+    host_terminals = [os.openpty() for _ in range(2)]  # terminals the host holds (its shells, the one it may run in)
+    host_numbers = [int(os.ttyname(terminal).rsplit('/', 1)[1]) for _, terminal in host_terminals]
+    try:
+        with interp.Sandbox(require_isolation=True) as box:
+            outcomes['pts_at_start'] = last_line(box.run('import fcntl, os, select, termios\nsorted(os.listdir("/dev/pts"))'))
+            outcomes['open_host_ptys'] = last_line(box.run(  # by the numbers the host's have: none exists here
+                f'errors = []\nfor number in {host_numbers}:\n    try: os.open(f"/dev/pts/{{number}}", os.O_RDWR)\n'
+                '    except OSError as error: errors.append(error.errno)\nerrors'))
+            outcomes['pts_own'] = last_line(box.run(  # numbered from 0: a separate instance, owned by the session's uid
+                'mine, theirs = os.openpty()\nsorted(os.listdir("/dev/pts")), os.ttyname(theirs), os.fstat(theirs).st_uid == os.getuid()'))
+            outcomes['worker_controlling_tty'] = last_line(box.run('open("/proc/self/stat").read().rsplit(")", 1)[1].split()[4]'))
+            outcomes['tiocsti_not_controlling'] = last_line(box.run('fcntl.ioctl(theirs, termios.TIOCSTI, b"x")'))
+            outcomes['tioclinux'] = last_line(box.run('fcntl.ioctl(theirs, 0x541C, bytes([2]) + bytes(31))'))  # TIOCLINUX: consoles only
+            # as the controlling terminal of a child of the session: TIOCSTI feeds that terminal's own input, read inside
+            outcomes['tiocsti_own_terminal'] = last_line(box.run(
+                'pid = os.fork()\nif pid == 0:\n    os.setsid(); fcntl.ioctl(theirs, termios.TIOCSCTTY, 0)\n'
+                '    try:\n        for byte in b"id\\n": fcntl.ioctl(theirs, termios.TIOCSTI, bytes([byte]))\n'
+                '    except OSError as error: os._exit(error.errno)\n    os._exit(0)\n'
+                'status = os.waitpid(pid, 0)[1] >> 8\n'
+                'status, os.read(theirs, 100) if select.select([theirs], [], [], 1)[0] else b""'))
+            command = box.run('import sys\nworker = sys.modules["toolcall_sandbox.worker"]  # what `!cmd` runs (IPython may be missing)\n'
+                              'worker._run_command(\'tty <&1; cut -d" " -f7 /proc/self/stat\', bool(worker._TERMINALS))')
+            outcomes['command_terminal'] = f'{command.output!r} {command.value}'
+            outcomes['pts_after_command'] = last_line(box.run('sorted(os.listdir("/dev/pts"))'))
+        outcomes['host_terminals_got_nothing'] = str([select.select([master], [], [], 0.2)[0] for master, _ in host_terminals])
+    finally:
+        for master, terminal in host_terminals: os.close(master); os.close(terminal)
     return outcomes
 
 
@@ -333,7 +361,10 @@ def expected_outcomes(workdir:str, root:bool, paths:str) -> dict:
     shared, host_file = os.path.join(workdir, 'shared'), os.path.join(workdir, 'host-file.txt')
     read_only = lambda path: f"OSError: [Errno 30] Read-only file system: {path!r}"
     python, stdlib, *probes = ast.literal_eval(paths)
-    tmp_in_view, ipython = (list(probes) + [False, False])[:2]  # /tmp is then the sandbox's own read-only stub: still nothing of the host's /tmp
+    tmp_in_view, ipython = (list(probes) + [False, False])[:2]
+    try:  # TIOCSTI at all (Linux 6.2+ can switch it off for everyone without CAP_SYS_ADMIN)
+        with open('/proc/sys/dev/tty/legacy_tiocsti') as file: legacy_tiocsti = file.read().strip() == '1'
+    except OSError: legacy_tiocsti = True  # /tmp is then the sandbox's own read-only stub: still nothing of the host's /tmp
     return {
         'chmod_host_file': f"FileNotFoundError: [Errno 2] No such file or directory: {host_file!r}",
         'chmod_tmp': read_only('/tmp') if tmp_in_view else "FileNotFoundError: [Errno 2] No such file or directory: '/tmp'",
@@ -451,6 +482,16 @@ def expected_outcomes(workdir:str, root:bool, paths:str) -> dict:
         'forger_forked_child': 'ok=False SystemExit: 3 lost=False',  # killed when the planting cell ended
         'forger_background_thread': 'ok=False SystemExit: 3 lost=True',
         'forger_background_child': 'ok=False SystemExit: 3 lost=True',
+        'pts_at_start': "['ptmx']",  # the host's terminals are not in this instance
+        'open_host_ptys': '[2, 2]',  # ENOENT: no path leads to them
+        'pts_own': "(['0', 'ptmx'], '/dev/pts/0', True)",
+        'worker_controlling_tty': "'0'",  # the worker has no controlling terminal, the host's least of all
+        'tiocsti_not_controlling': 'OSError: [Errno 5] Input/output error' if not legacy_tiocsti else 'PermissionError: [Errno 1] Operation not permitted',
+        'tioclinux': 'OSError: [Errno 25] Inappropriate ioctl for device',
+        'tiocsti_own_terminal': "(0, b'id\\n')" if legacy_tiocsti else "(5, b'')",  # its own input, read by the session itself
+        'command_terminal': repr('/dev/pts/1\r\n' + str(136 << 8 | 1) + '\r\n') + ' 0',  # `!cmd`: a new pty of its own, its controlling terminal
+        'pts_after_command': "['0', 'ptmx']",
+        'host_terminals_got_nothing': '[[], []]',
     }
 
 

@@ -80,12 +80,18 @@ def test_write_outside_scratch_is_denied(sandbox, target, error):
     assert not os.path.exists(target)
 
 
-def test_dev_null_is_the_only_writable_device(sandbox):
+def test_dev_null_and_own_terminals_are_the_only_writable_devices(sandbox):
     assert sandbox.run('open("/dev/null", "w").write("gone")').value == '4'
     assert last_line(sandbox.run('open("/dev/zero", "w")')) == "PermissionError: [Errno 13] Permission denied: '/dev/zero'"  # Landlock
     assert last_line(sandbox.run('open("/dev/null-probe", "w")')) == "OSError: [Errno 30] Read-only file system: '/dev/null-probe'"
-    assert sandbox.run('sorted(os.listdir("/dev"))').value == \
-        pprint.pformat(['fd', 'full', 'null', 'random', 'stderr', 'stdin', 'stdout', 'urandom', 'zero'], width=79)  # wrapped, as IPython wraps it
+    assert sandbox.run('sorted(os.listdir("/dev"))').value == pprint.pformat(  # wrapped, as IPython wraps it
+        ['fd', 'full', 'null', 'ptmx', 'pts', 'random', 'stderr', 'stdin', 'stdout', 'urandom', 'zero'], width=79)
+    # the session's own pseudo-terminals (a private devpts instance): nothing can be made there, nothing runs from there
+    assert sandbox.run('os.readlink("/dev/ptmx"), sorted(os.listdir("/dev/pts"))').value == "('pts/ptmx', ['ptmx'])"
+    assert last_line(sandbox.run('os.mknod("/dev/pts/9", 0o20666, os.makedev(136, 9))')) == 'PermissionError: [Errno 13] Permission denied'
+    assert last_line(sandbox.run('open("/dev/pts/probe", "w")')) == "PermissionError: [Errno 13] Permission denied: '/dev/pts/probe'"
+    flags = sandbox.run('[flag for flag in ("ST_NOSUID", "ST_NOEXEC", "ST_NODEV") if os.statvfs("/dev/pts").f_flag & getattr(os, flag)]')
+    assert flags.value == "['ST_NOSUID', 'ST_NOEXEC']"
     assert not os.path.exists('/dev/null-probe')
 
 
