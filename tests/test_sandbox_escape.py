@@ -456,3 +456,56 @@ def test_sessions_are_cleaned_up_when_the_host_dies_abruptly(tmp_path):
 def test_python_tool_uses_a_sandbox():
     assert python('import os; os.getpid()').value == '1'
     assert last_line(python(f'open({str(PROJECT / "settings.ini")!r})')).startswith('FileNotFoundError: [Errno 2]')
+
+
+# --- terminals -------------------------------------------------------------------------------------
+
+IN_A_TERMINAL = '''
+import fcntl, json, os, struct, sys, termios
+from toolcall_lib.interp import Sandbox
+INJECT = """import fcntl, os, termios
+def inject(fds):
+    hits = []
+    for fd in fds:
+        try: fcntl.ioctl(fd, termios.TIOCSTI, b"!"); hits.append(fd)
+        except OSError: pass
+    return hits
+"""
+pending = lambda: struct.unpack('i', fcntl.ioctl(0, termios.FIONREAD, b'\\0' * 4))[0]
+outcome = {'host_terminal': os.ttyname(0), 'host_controlling': open('/proc/self/stat').read().rsplit(')', 1)[1].split()[4] != '0'}
+with Sandbox(require_isolation=True) as box:
+    box.run(INJECT)
+    outcome['worker'] = box.run('inject(range(256)), open("/proc/self/stat").read().rsplit(")", 1)[1].split()[4], os.path.exists("/dev/tty")').value
+    box.write_file('inject.py', (INJECT + 'print(inject(range(3)))').encode())
+    command = box.run('import sys\\nsys.modules["toolcall_sandbox.worker"]._run_command(sys.executable + " inject.py", True)')
+    outcome['command'] = command.output or command.error
+outcome['pending_on_host_terminal'] = pending()
+print(json.dumps(outcome))
+'''
+
+def test_a_host_in_a_terminal_lends_the_sandbox_none_of_it(tmp_path):
+    """The host runs in a terminal, its controlling terminal and standard descriptors: the worker has no controlling
+    terminal and no descriptor that leads there, so TIOCSTI on everything it holds fails; a command under `!` injects
+    into its own pseudo-terminal only. Nothing waits in the host terminal's input afterwards."""
+    import json, pty, select
+    (tmp_path / 'in_a_terminal.py').write_text(IN_A_TERMINAL)
+    pid, master = pty.fork()
+    if pid == 0:
+        try: os.execv(sys.executable, [sys.executable, str(tmp_path / 'in_a_terminal.py')])
+        finally: os._exit(127)
+    written, deadline = b'', time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if not select.select([master], [], [], 1)[0]: continue
+        try: chunk = os.read(master, 1 << 16)
+        except OSError: break  # EIO: the child closed the terminal
+        if not chunk: break
+        written += chunk
+    os.close(master)
+    assert os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) == 0, written.decode(errors='replace')[-3000:]
+    outcome = json.loads(written.decode().splitlines()[-1])
+    assert outcome['host_terminal'].startswith('/dev/pts/') and outcome['host_controlling'], outcome  # the host: in a terminal
+    assert outcome['worker'] == "([], '0', False)", outcome  # no TIOCSTI anywhere, no controlling terminal, no /dev/tty
+    # its own pty (its input is /dev/null), its controlling terminal: the two bytes went into the session's own terminal,
+    # which echoes them to the session's own output
+    assert outcome['command'] == '!![1, 2]\r\n', outcome
+    assert outcome['pending_on_host_terminal'] == 0, outcome
