@@ -293,7 +293,7 @@ def run_attacks(interp, workdir:str) -> dict:
             outcomes['worker_controlling_tty'] = last_line(box.run('open("/proc/self/stat").read().rsplit(")", 1)[1].split()[4]'))
             outcomes['tiocsti_not_controlling'] = last_line(box.run('fcntl.ioctl(theirs, termios.TIOCSTI, b"x")'))
             outcomes['tioclinux'] = last_line(box.run('fcntl.ioctl(theirs, 0x541C, bytes([2]) + bytes(31))'))  # TIOCLINUX: consoles only
-            # as the controlling terminal of a child of the session: TIOCSTI feeds that terminal's own input, read inside
+            # as the controlling terminal of a child of the session (where the kernel alone would let it feed that terminal's input)
             outcomes['tiocsti_own_terminal'] = last_line(box.run(
                 'pid = os.fork()\nif pid == 0:\n    os.setsid(); fcntl.ioctl(theirs, termios.TIOCSCTTY, 0)\n'
                 '    try:\n        for byte in b"id\\n": fcntl.ioctl(theirs, termios.TIOCSTI, bytes([byte]))\n'
@@ -361,10 +361,7 @@ def expected_outcomes(workdir:str, root:bool, paths:str) -> dict:
     shared, host_file = os.path.join(workdir, 'shared'), os.path.join(workdir, 'host-file.txt')
     read_only = lambda path: f"OSError: [Errno 30] Read-only file system: {path!r}"
     python, stdlib, *probes = ast.literal_eval(paths)
-    tmp_in_view, ipython = (list(probes) + [False, False])[:2]
-    try:  # TIOCSTI at all (Linux 6.2+ can switch it off for everyone without CAP_SYS_ADMIN)
-        with open('/proc/sys/dev/tty/legacy_tiocsti') as file: legacy_tiocsti = file.read().strip() == '1'
-    except OSError: legacy_tiocsti = True  # /tmp is then the sandbox's own read-only stub: still nothing of the host's /tmp
+    tmp_in_view, ipython = (list(probes) + [False, False])[:2]  # /tmp is then the sandbox's own read-only stub: still nothing of the host's /tmp
     return {
         'chmod_host_file': f"FileNotFoundError: [Errno 2] No such file or directory: {host_file!r}",
         'chmod_tmp': read_only('/tmp') if tmp_in_view else "FileNotFoundError: [Errno 2] No such file or directory: '/tmp'",
@@ -449,7 +446,7 @@ def expected_outcomes(workdir:str, root:bool, paths:str) -> dict:
         'remount_usr_writable': '(-1, 1)',
         'umount_usr': '(-1, 1)',
         'kernel_log': '(-1, 1)',
-        'tiocsti_on_fd0': 'OSError: [Errno 25] Inappropriate ioctl for device',
+        'tiocsti_on_fd0': 'PermissionError: [Errno 1] Operation not permitted',  # seccomp (fd 0 is /dev/null anyway)
         'dev_tty': "FileNotFoundError: [Errno 2] No such file or directory: '/dev/tty'",
         'abstract_unix_socket': "'bound'",
         'host_reaches_abstract_socket': 'ConnectionRefusedError: [Errno 111] Connection refused',
@@ -486,9 +483,9 @@ def expected_outcomes(workdir:str, root:bool, paths:str) -> dict:
         'open_host_ptys': '[2, 2]',  # ENOENT: no path leads to them
         'pts_own': "(['0', 'ptmx'], '/dev/pts/0', True)",
         'worker_controlling_tty': "'0'",  # the worker has no controlling terminal, the host's least of all
-        'tiocsti_not_controlling': 'OSError: [Errno 5] Input/output error' if not legacy_tiocsti else 'PermissionError: [Errno 1] Operation not permitted',
-        'tioclinux': 'OSError: [Errno 25] Inappropriate ioctl for device',
-        'tiocsti_own_terminal': "(0, b'id\\n')" if legacy_tiocsti else "(5, b'')",  # its own input, read by the session itself
+        'tiocsti_not_controlling': 'PermissionError: [Errno 1] Operation not permitted',  # seccomp refuses TIOCSTI and TIOCLINUX
+        'tioclinux': 'PermissionError: [Errno 1] Operation not permitted',
+        'tiocsti_own_terminal': "(1, b'')",  # not even into its own controlling terminal
         'command_terminal': repr('/dev/pts/1\r\n' + str(136 << 8 | 1) + '\r\n') + ' 0',  # `!cmd`: a new pty of its own, its controlling terminal
         'pts_after_command': "['0', 'ptmx']",
         'host_terminals_got_nothing': '[[], []]',

@@ -323,7 +323,7 @@ _SYSCALLS = {  # machine (`os.uname().machine`) -> system call name -> number, f
         setns=308, process_vm_readv=310, process_vm_writev=311, finit_module=313, memfd_create=319, kexec_load=246,
         kexec_file_load=320, bpf=321, userfaultfd=323, io_uring_setup=425, io_uring_enter=426, io_uring_register=427,
         open_tree=428, move_mount=429, fsopen=430, fsconfig=431, fsmount=432, mount_setattr=442, memfd_secret=447,
-        personality=135, modify_ldt=154),
+        personality=135, modify_ldt=154, ioctl=16),
     'aarch64': dict(  # include/uapi/asm-generic/unistd.h
         read=63, shmget=194, socket=198, socketpair=199, msgget=186, ptrace=117, pivot_root=41, acct=89, mount=40, umount2=39,
         swapon=224, swapoff=225, reboot=142, init_module=105, delete_module=106, add_key=217, request_key=218, keyctl=219,
@@ -331,7 +331,7 @@ _SYSCALLS = {  # machine (`os.uname().machine`) -> system call name -> number, f
         setns=268, process_vm_readv=270, process_vm_writev=271, finit_module=273, memfd_create=279, kexec_load=104,
         kexec_file_load=294, bpf=280, userfaultfd=282, io_uring_setup=425, io_uring_enter=426, io_uring_register=427,
         open_tree=428, move_mount=429, fsopen=430, fsconfig=431, fsmount=432, mount_setattr=442, memfd_secret=447,
-        personality=92),  # no modify_ldt: x86 only
+        personality=92, ioctl=29),  # no modify_ldt: x86 only
 }
 # the `arch` field of `struct seccomp_data` for a native call
 _AUDIT_ARCH = {'x86_64': 0xc000003e, 'aarch64': 0xc00000b7}
@@ -353,6 +353,8 @@ _SOCK_STREAM, _SOCK_TYPE_MASK = 1, 0xf
 # personality(): a query (0xffffffff) and the harmless Linux personas only (PER_LINUX, PER_LINUX32, UNAME26): no flag
 # that weakens the process, such as ADDR_NO_RANDOMIZE (no address-space layout randomisation) or READ_IMPLIES_EXEC
 _PERSONALITIES_ALLOWED = (0x0, 0x8, 0x20000, 0x20008, 0xffffffff)
+# ioctl(): TIOCSTI (push bytes into a terminal's input, as if typed) and TIOCLINUX (virtual consoles); `cmd` is 32 bits
+_IOCTLS_DENIED = (0x5412, 0x541C)
 
 class _SockFilter(ctypes.Structure):
     _fields_ = [('code', ctypes.c_uint16), ('jt', ctypes.c_uint8), ('jf', ctypes.c_uint8), ('k', ctypes.c_uint32)]
@@ -374,6 +376,18 @@ def _argument_rule(number:int, # The system call the rule is for
     body += [deny, allow]
     return [(_BPF_JEQ_K, 0, len(body), number)] + body
 
+def _refused_values(number:int, # The system call the rule is for
+                    argument:int, # Which argument it looks at (0 for the first)
+                    refused:tuple, # The values of that argument's low word that are refused; any other is allowed on
+                   ) -> list:
+    """BPF instructions: if the call (in the accumulator) is `number`, refuse it when its argument is one of `refused`;
+    anything else falls through with the call number in the accumulator again."""
+    deny = (_BPF_RET_K, 0, 0, _SECCOMP_RET_EPERM)
+    body = [(_BPF_LD_W_ABS, 0, 0, 16 + 8 * argument)]
+    for value in refused: body += [(_BPF_JEQ_K, 0, 1, value), deny]
+    body += [(_BPF_LD_W_ABS, 0, 0, 0)]
+    return [(_BPF_JEQ_K, 0, len(body), number)] + body
+
 def _seccomp_program(machine:str, # the host's machine name, as in `os.uname().machine`
                      deny_shared_memory:bool=False, # also refuse memfd_create, memfd_secret, shmget and msgget (no memory cgroup)
                      container:bool=False, # container mode: socket() for no family, and `_container_rules` (below)
@@ -392,6 +406,7 @@ def _seccomp_program(machine:str, # the host's machine name, as in `os.uname().m
     program += _argument_rule(numbers['socket'], 0, _SOCKET_FAMILIES_ALLOWED)  # socket(): its family
     program += _argument_rule(numbers['socketpair'], 1, (_SOCK_STREAM,), _SOCK_TYPE_MASK)  # connected stream pairs only
     program += _argument_rule(numbers['personality'], 0, _PERSONALITIES_ALLOWED)
+    program += _refused_values(numbers['ioctl'], 1, _IOCTLS_DENIED)
     return program + [allow]
 
 def _apply_seccomp(deny_shared_memory:bool=False, container:bool=False) -> bool:
