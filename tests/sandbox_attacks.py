@@ -304,6 +304,8 @@ def run_attacks(interp, workdir:str) -> dict:
                               'worker._run_command(\'tty <&1; cut -d" " -f7 /proc/self/stat\', bool(worker._TERMINALS))')
             outcomes['command_terminal'] = f'{command.output!r} {command.value}'
             outcomes['pts_after_command'] = last_line(box.run('sorted(os.listdir("/dev/pts"))'))
+            outcomes['pty_limit'] = last_line(box.run(  # the instance holds 16 at most: the kernel's shared pool stays for others
+                'held = []\ntry:\n    while len(held) < 100: held.append(os.openpty())\nexcept OSError as error: print(len(held), error.errno)'))
         outcomes['host_terminals_got_nothing'] = str([select.select([master], [], [], 0.2)[0] for master, _ in host_terminals])
     finally:
         for master, terminal in host_terminals: os.close(master); os.close(terminal)
@@ -488,6 +490,7 @@ def expected_outcomes(workdir:str, root:bool, paths:str) -> dict:
         'tiocsti_own_terminal': "(1, b'')",  # not even into its own controlling terminal
         'command_terminal': repr('/dev/pts/1\r\n' + str(136 << 8 | 1) + '\r\n') + ' 0',  # `!cmd`: a new pty of its own, its controlling terminal
         'pts_after_command': "['0', 'ptmx']",
+        'pty_limit': '15 28',  # ENOSPC after 15 more: 16 with the one the session held already
         'host_terminals_got_nothing': '[[], []]',
     }
 

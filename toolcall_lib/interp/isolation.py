@@ -178,13 +178,14 @@ def _etc_files(uid:int, gid:int) -> dict:
             'nsswitch.conf': 'passwd: files\ngroup: files\nhosts: files\n'}
 
 # %% ../../nbs/04_interp/02_isolation.ipynb 18
+_MAX_TERMINALS = 16  # ptys a session may hold at once (the kernel's pool outside the host's own instance is shared)
 _TERMINALS = {}  # in a worker whose view has a private devpts instance: {'ptmx': '/dev/ptmx'}, which `os.openpty` opens
 
 def _mount_terminals(dev:str, # The view's /dev, still writable (before it is remounted read-only)
                     ) -> bool:
     "A private devpts instance at `dev`/pts and `dev`/ptmx leading to its ptmx; False (and nothing made) if the mount fails."
     os.mkdir(f'{dev}/pts', 0o755)
-    try: _mount('devpts', f'{dev}/pts', 'devpts', _MS_NOSUID | _MS_NOEXEC, 'newinstance,ptmxmode=0666,mode=0600')
+    try: _mount('devpts', f'{dev}/pts', 'devpts', _MS_NOSUID | _MS_NOEXEC, f'newinstance,ptmxmode=0666,mode=0600,max={_MAX_TERMINALS}')
     except OSError:
         os.rmdir(f'{dev}/pts')
         return False
