@@ -4,7 +4,7 @@
 measured from inside the sandbox and checked from the host; `expected_outcomes` says what each must be.
 
 Only the standard library and the interp module under test are used, so the file also runs outside pytest."""
-import gc, json, os, pprint, resource, socket, stat, sys, tempfile, time, warnings
+import gc, json, os, pprint, resource, select, socket, stat, sys, tempfile, time, warnings
 
 SECRET = 'sk-other-session-' + 'x9' * 8  # another session's API key: no other session may find it
 OUT_OF_MEMORY = ('MemoryError: the session reached its memory limit (320 MiB for all its processes, shared memory and '
@@ -279,6 +279,36 @@ def run_attacks(interp, workdir:str) -> dict:
                 box.run(_FORGER + plant)
                 result = box.run(_VICTIM)
                 outcomes[f'forger_{route}'] = f'ok={result.ok} {last_line(result)} lost={result.state_lost}'
+    # 15. pseudo-terminals (issue 26): the session has a devpts instance of its own; the host's terminals are out of reach
+    host_terminals = [os.openpty() for _ in range(2)]  # terminals the host holds (its shells, the one it may run in)
+    host_numbers = [int(os.ttyname(terminal).rsplit('/', 1)[1]) for _, terminal in host_terminals]
+    try:
+        with interp.Sandbox(require_isolation=True) as box:
+            outcomes['pts_at_start'] = last_line(box.run('import fcntl, os, select, termios\nsorted(os.listdir("/dev/pts"))'))
+            outcomes['open_host_ptys'] = last_line(box.run(  # by the numbers the host's have: none exists here
+                f'errors = []\nfor number in {host_numbers}:\n    try: os.open(f"/dev/pts/{{number}}", os.O_RDWR)\n'
+                '    except OSError as error: errors.append(error.errno)\nerrors'))
+            outcomes['pts_own'] = last_line(box.run(  # numbered from 0: a separate instance, owned by the session's uid
+                'mine, theirs = os.openpty()\nsorted(os.listdir("/dev/pts")), os.ttyname(theirs), os.fstat(theirs).st_uid == os.getuid()'))
+            outcomes['worker_controlling_tty'] = last_line(box.run('open("/proc/self/stat").read().rsplit(")", 1)[1].split()[4]'))
+            outcomes['tiocsti_not_controlling'] = last_line(box.run('fcntl.ioctl(theirs, termios.TIOCSTI, b"x")'))
+            outcomes['tioclinux'] = last_line(box.run('fcntl.ioctl(theirs, 0x541C, bytes([2]) + bytes(31))'))  # TIOCLINUX: consoles only
+            # as the controlling terminal of a child of the session (where the kernel alone would let it feed that terminal's input)
+            outcomes['tiocsti_own_terminal'] = last_line(box.run(
+                'pid = os.fork()\nif pid == 0:\n    os.setsid(); fcntl.ioctl(theirs, termios.TIOCSCTTY, 0)\n'
+                '    try:\n        for byte in b"id\\n": fcntl.ioctl(theirs, termios.TIOCSTI, bytes([byte]))\n'
+                '    except OSError as error: os._exit(error.errno)\n    os._exit(0)\n'
+                'status = os.waitpid(pid, 0)[1] >> 8\n'
+                'status, os.read(theirs, 100) if select.select([theirs], [], [], 1)[0] else b""'))
+            command = box.run('import sys\nworker = sys.modules["toolcall_sandbox.worker"]  # what `!cmd` runs (IPython may be missing)\n'
+                              'worker._run_command(\'tty <&1; cut -d" " -f7 /proc/self/stat\', bool(worker._TERMINALS))')
+            outcomes['command_terminal'] = f'{command.output!r} {command.value}'
+            outcomes['pts_after_command'] = last_line(box.run('sorted(os.listdir("/dev/pts"))'))
+            outcomes['pty_limit'] = last_line(box.run(  # the instance holds 16 at most: the kernel's shared pool stays for others
+                'held = []\ntry:\n    while len(held) < 100: held.append(os.openpty())\nexcept OSError as error: print(len(held), error.errno)'))
+        outcomes['host_terminals_got_nothing'] = str([select.select([master], [], [], 0.2)[0] for master, _ in host_terminals])
+    finally:
+        for master, terminal in host_terminals: os.close(master); os.close(terminal)
     return outcomes
 
 
@@ -418,7 +448,7 @@ def expected_outcomes(workdir:str, root:bool, paths:str) -> dict:
         'remount_usr_writable': '(-1, 1)',
         'umount_usr': '(-1, 1)',
         'kernel_log': '(-1, 1)',
-        'tiocsti_on_fd0': 'OSError: [Errno 25] Inappropriate ioctl for device',
+        'tiocsti_on_fd0': 'PermissionError: [Errno 1] Operation not permitted',  # seccomp (fd 0 is /dev/null anyway)
         'dev_tty': "FileNotFoundError: [Errno 2] No such file or directory: '/dev/tty'",
         'abstract_unix_socket': "'bound'",
         'host_reaches_abstract_socket': 'ConnectionRefusedError: [Errno 111] Connection refused',
@@ -451,6 +481,17 @@ def expected_outcomes(workdir:str, root:bool, paths:str) -> dict:
         'forger_forked_child': 'ok=False SystemExit: 3 lost=False',  # killed when the planting cell ended
         'forger_background_thread': 'ok=False SystemExit: 3 lost=True',
         'forger_background_child': 'ok=False SystemExit: 3 lost=True',
+        'pts_at_start': "['ptmx']",  # the host's terminals are not in this instance
+        'open_host_ptys': '[2, 2]',  # ENOENT: no path leads to them
+        'pts_own': "(['0', 'ptmx'], '/dev/pts/0', True)",
+        'worker_controlling_tty': "'0'",  # the worker has no controlling terminal, the host's least of all
+        'tiocsti_not_controlling': 'PermissionError: [Errno 1] Operation not permitted',  # seccomp refuses TIOCSTI and TIOCLINUX
+        'tioclinux': 'PermissionError: [Errno 1] Operation not permitted',
+        'tiocsti_own_terminal': "(1, b'')",  # not even into its own controlling terminal
+        'command_terminal': repr('/dev/pts/1\r\n' + str(136 << 8 | 1) + '\r\n') + ' 0',  # `!cmd`: a new pty of its own, its controlling terminal
+        'pts_after_command': "['0', 'ptmx']",
+        'pty_limit': '15 28',  # ENOSPC after 15 more: 16 with the one the session held already
+        'host_terminals_got_nothing': '[[], []]',
     }
 
 

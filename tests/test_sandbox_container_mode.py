@@ -97,6 +97,12 @@ PROBE = textwrap.dedent('''
         outcome['emfile'] = [filled.output, filled.state_lost, box.run('del held; x').value]
         plot = box.run('import matplotlib.pyplot as plt; plt.plot([1, 2, 3]); plt.show()')
         outcome['plot'] = [image.mime for image in plot.images] or error_of(plot)
+        # no terminals of its own (no mount namespace), and the host's out of reach: `!cmd` keeps its pipe
+        outcome['ptmx'] = error_of(box.run('import os; os.open("/dev/ptmx", os.O_RDWR | os.O_NOCTTY)'))
+        outcome['pts'] = error_of(box.run('os.listdir("/dev/pts")'))
+        command = box.run('import sys; worker = sys.modules["toolcall_sandbox.worker"]; '
+                          'worker._run_command("echo piped; [ -t 1 ] || echo no terminal", bool(worker._TERMINALS))')
+        outcome['command'] = [command.output, command.value]
     print(json.dumps(outcome))
 ''')
 
@@ -144,6 +150,9 @@ def assert_container_mode_holds(outcome:dict, root:bool):
     assert outcome['emfile'] == ['24\n', False, '41'], outcome  # a cell that used up its descriptors: the state is kept
     assert outcome['numpy_pandas'] == '(6.0, np.int64(3))', outcome
     assert outcome['plot'] == ['image/png'], outcome
+    assert outcome['ptmx'] == "PermissionError: [Errno 13] Permission denied: '/dev/ptmx'", outcome  # Landlock
+    assert outcome['pts'] == "PermissionError: [Errno 13] Permission denied: '/dev/pts'", outcome
+    assert outcome['command'] == ['piped\nno terminal\n', '0'], outcome  # through a pipe: the one difference from Jupyter left here
 
 
 def test_docker_default_profile_as_root():

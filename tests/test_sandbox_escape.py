@@ -80,12 +80,18 @@ def test_write_outside_scratch_is_denied(sandbox, target, error):
     assert not os.path.exists(target)
 
 
-def test_dev_null_is_the_only_writable_device(sandbox):
+def test_dev_null_and_own_terminals_are_the_only_writable_devices(sandbox):
     assert sandbox.run('open("/dev/null", "w").write("gone")').value == '4'
     assert last_line(sandbox.run('open("/dev/zero", "w")')) == "PermissionError: [Errno 13] Permission denied: '/dev/zero'"  # Landlock
     assert last_line(sandbox.run('open("/dev/null-probe", "w")')) == "OSError: [Errno 30] Read-only file system: '/dev/null-probe'"
-    assert sandbox.run('sorted(os.listdir("/dev"))').value == \
-        pprint.pformat(['fd', 'full', 'null', 'random', 'stderr', 'stdin', 'stdout', 'urandom', 'zero'], width=79)  # wrapped, as IPython wraps it
+    assert sandbox.run('sorted(os.listdir("/dev"))').value == pprint.pformat(  # wrapped, as IPython wraps it
+        ['fd', 'full', 'null', 'ptmx', 'pts', 'random', 'stderr', 'stdin', 'stdout', 'urandom', 'zero'], width=79)
+    # the session's own pseudo-terminals (a private devpts instance): nothing can be made there, nothing runs from there
+    assert sandbox.run('os.readlink("/dev/ptmx"), sorted(os.listdir("/dev/pts"))').value == "('pts/ptmx', ['ptmx'])"
+    assert last_line(sandbox.run('os.mknod("/dev/pts/9", 0o20666, os.makedev(136, 9))')) == 'PermissionError: [Errno 13] Permission denied'
+    assert last_line(sandbox.run('open("/dev/pts/probe", "w")')) == "PermissionError: [Errno 13] Permission denied: '/dev/pts/probe'"
+    flags = sandbox.run('[flag for flag in ("ST_NOSUID", "ST_NOEXEC", "ST_NODEV") if os.statvfs("/dev/pts").f_flag & getattr(os, flag)]')
+    assert flags.value == "['ST_NOSUID', 'ST_NOEXEC']"
     assert not os.path.exists('/dev/null-probe')
 
 
@@ -450,3 +456,54 @@ def test_sessions_are_cleaned_up_when_the_host_dies_abruptly(tmp_path):
 def test_python_tool_uses_a_sandbox():
     assert python('import os; os.getpid()').value == '1'
     assert last_line(python(f'open({str(PROJECT / "settings.ini")!r})')).startswith('FileNotFoundError: [Errno 2]')
+
+
+# --- terminals -------------------------------------------------------------------------------------
+
+IN_A_TERMINAL = '''
+import fcntl, json, os, struct, sys, termios
+from toolcall_lib.interp import Sandbox
+INJECT = """import fcntl, os, termios
+def inject(fds):
+    hits = []
+    for fd in fds:
+        try: fcntl.ioctl(fd, termios.TIOCSTI, b"!"); hits.append(fd)
+        except OSError: pass
+    return hits
+"""
+pending = lambda: struct.unpack('i', fcntl.ioctl(0, termios.FIONREAD, b'\\0' * 4))[0]
+outcome = {'host_terminal': os.ttyname(0), 'host_controlling': open('/proc/self/stat').read().rsplit(')', 1)[1].split()[4] != '0'}
+with Sandbox(require_isolation=True) as box:
+    box.run(INJECT)
+    outcome['worker'] = box.run('inject(range(256)), open("/proc/self/stat").read().rsplit(")", 1)[1].split()[4], os.path.exists("/dev/tty")').value
+    box.write_file('inject.py', (INJECT + 'print(inject(range(3)))').encode())
+    command = box.run('import sys\\nsys.modules["toolcall_sandbox.worker"]._run_command(sys.executable + " inject.py", True)')
+    outcome['command'] = command.output or command.error
+outcome['pending_on_host_terminal'] = pending()
+print(json.dumps(outcome))
+'''
+
+def test_a_host_in_a_terminal_lends_the_sandbox_none_of_it(tmp_path):
+    """The host runs in a terminal, its controlling terminal and standard descriptors: the worker has no controlling
+    terminal and no descriptor that leads there, and TIOCSTI fails on everything it holds, and in a command under `!`
+    (which has a pseudo-terminal of the session's own). Nothing waits in the host terminal's input afterwards."""
+    import json, pty, select
+    (tmp_path / 'in_a_terminal.py').write_text(IN_A_TERMINAL)
+    pid, master = pty.fork()
+    if pid == 0:
+        try: os.execv(sys.executable, [sys.executable, str(tmp_path / 'in_a_terminal.py')])
+        finally: os._exit(127)
+    written, deadline = b'', time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if not select.select([master], [], [], 1)[0]: continue
+        try: chunk = os.read(master, 1 << 16)
+        except OSError: break  # EIO: the child closed the terminal
+        if not chunk: break
+        written += chunk
+    os.close(master)
+    assert os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) == 0, written.decode(errors='replace')[-3000:]
+    outcome = json.loads(written.decode().splitlines()[-1])
+    assert outcome['host_terminal'].startswith('/dev/pts/') and outcome['host_controlling'], outcome  # the host: in a terminal
+    assert outcome['worker'] == "([], '0', False)", outcome  # no TIOCSTI anywhere, no controlling terminal, no /dev/tty
+    assert outcome['command'] == '[]\r\n', outcome  # under its own pty, its controlling terminal: seccomp refuses TIOCSTI still
+    assert outcome['pending_on_host_terminal'] == 0, outcome

@@ -31,7 +31,8 @@ PROBE = textwrap.dedent('''
     try:
         with Sandbox() as box:
             outcome = {'missing': box.status().missing, 'value': box.run('import socket; socket.if_nameindex()').value,
-                       'euid': os.geteuid()}
+                       'euid': os.geteuid(), 'terminals': box._worker.layers.get('terminals'),
+                       'pts': box.run('import os; a, b = os.openpty(); sorted(os.listdir("/dev/pts")), os.ttyname(b)').value}
     except Exception as error: outcome = {'error': type(error).__name__, 'message': str(error), 'euid': os.geteuid()}
     print(json.dumps(outcome))
 ''')
@@ -84,6 +85,7 @@ def assert_fully_isolated(outcome:dict):
     assert 'error' not in outcome, outcome
     assert outcome['missing'] == [], outcome  # every layer, the promised ones included
     assert outcome['value'] == '[(1, \'lo\')]', outcome  # its own network namespace: a loopback, nothing of the host's
+    assert outcome['terminals'] and outcome['pts'] == "(['0', 'ptmx'], '/dev/pts/0')", outcome  # its own devpts instance
 
 
 def test_vm_as_root():

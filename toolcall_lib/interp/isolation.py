@@ -177,7 +177,23 @@ def _etc_files(uid:int, gid:int) -> dict:
             'group': f'root:x:0:\nsandbox:x:{gid}:\n', 'hostname': 'sandbox\n', 'hosts': '127.0.0.1 localhost\n',
             'nsswitch.conf': 'passwd: files\ngroup: files\nhosts: files\n'}
 
-# %% ../../nbs/04_interp/02_isolation.ipynb 17
+# %% ../../nbs/04_interp/02_isolation.ipynb 18
+_MAX_TERMINALS = 16  # ptys a session may hold at once (the kernel's pool outside the host's own instance is shared)
+_TERMINALS = {}  # in a worker whose view has a private devpts instance: {'ptmx': '/dev/ptmx'}, which `os.openpty` opens
+
+def _mount_terminals(dev:str, # The view's /dev, still writable (before it is remounted read-only)
+                    ) -> bool:
+    "A private devpts instance at `dev`/pts and `dev`/ptmx leading to its ptmx; False (and nothing made) if the mount fails."
+    os.mkdir(f'{dev}/pts', 0o755)
+    try: _mount('devpts', f'{dev}/pts', 'devpts', _MS_NOSUID | _MS_NOEXEC, f'newinstance,ptmxmode=0666,mode=0600,max={_MAX_TERMINALS}')
+    except OSError:
+        os.rmdir(f'{dev}/pts')
+        return False
+    os.symlink('pts/ptmx', f'{dev}/ptmx')
+    _TERMINALS['ptmx'] = '/dev/ptmx'
+    return True
+
+# %% ../../nbs/04_interp/02_isolation.ipynb 19
 def _build_root(config:dict, # The session's settings: uid, gid, disk_mb, max_files
                 sources:list, # What `_host_sources` opened; every fd is closed here
                ):
@@ -225,6 +241,7 @@ def _build_root(config:dict, # The session's settings: uid, gid, disk_mb, max_fi
     links = (('fd', '/proc/self/fd'), ('stdin', '/proc/self/fd/0'), ('stdout', '/proc/self/fd/1'), ('stderr', '/proc/self/fd/2'))
     for name, target in links:
         os.symlink(target, f'{staging}/dev/{name}')
+    _mount_terminals(f'{staging}/dev')
     _mount(None, f'{staging}/dev', None, _MS_REMOUNT | _MS_BIND | _MS_RDONLY | _MS_NOSUID | _MS_NOEXEC)
     _mount('tmpfs', f'{staging}{_SCRATCH}', 'tmpfs', _MS_NOSUID | _MS_NODEV,
            f"size={config['disk_mb']}m,nr_inodes={config['max_files']},mode=700,uid={config['uid']},gid={config['gid']}")
@@ -237,12 +254,13 @@ def _build_root(config:dict, # The session's settings: uid, gid, disk_mb, max_fi
     _check(_libc.sethostname(b'sandbox', 7), 'sethostname')  # its own UTS namespace: the host's name is not shown
     os.chdir(_SCRATCH)
 
-# %% ../../nbs/04_interp/02_isolation.ipynb 19
+# %% ../../nbs/04_interp/02_isolation.ipynb 21
 _SYS_LANDLOCK_CREATE_RULESET, _SYS_LANDLOCK_ADD_RULE, _SYS_LANDLOCK_RESTRICT_SELF = 444, 445, 446
 _LANDLOCK_CREATE_RULESET_VERSION, _LANDLOCK_RULE_PATH_BENEATH = 1, 1
 _FS_EXECUTE, _FS_WRITE_FILE, _FS_READ_FILE, _FS_READ_DIR = 1<<0, 1<<1, 1<<2, 1<<3
 _FS_FILE_ONLY_RIGHTS = _FS_EXECUTE | _FS_WRITE_FILE | _FS_READ_FILE | 1<<14 | 1<<15  # + TRUNCATE, IOCTL_DEV
 _FS_READ_ONLY = _FS_EXECUTE | _FS_READ_FILE | _FS_READ_DIR
+_FS_DEVICE = _FS_READ_FILE | _FS_WRITE_FILE | 1<<15  # + IOCTL_DEV (ABI 5): open a terminal, use it
 _NET_BIND_TCP, _NET_CONNECT_TCP = 1<<0, 1<<1
 _SCOPE_ABSTRACT_UNIX_SOCKET, _SCOPE_SIGNAL = 1<<0, 1<<1
 
@@ -266,9 +284,10 @@ def _handled_fs_access(abi:int) -> int:
     if abi >= 5: rights |= 1 << 15   # IOCTL_DEV
     return rights
 
-# %% ../../nbs/04_interp/02_isolation.ipynb 22
+# %% ../../nbs/04_interp/02_isolation.ipynb 24
 def _apply_landlock(read_paths:list, # Paths the sandbox may read and execute
                     write_paths:list, # Paths the sandbox may also write, create and delete in
+                    device_paths:list=(), # Paths whose devices it may open for reading and writing and use ioctls on, nothing more
                    ) -> dict:
     "Restrict this process (and its future children) with Landlock; returns which parts were applied."
     abi = landlock_abi()
@@ -280,7 +299,7 @@ def _apply_landlock(read_paths:list, # Paths the sandbox may read and execute
     ruleset = _check(_libc.syscall(_SYS_LANDLOCK_CREATE_RULESET, ctypes.byref(attribute), ctypes.c_size_t(size), 0),
                      'landlock_create_ruleset')
     try:
-        for paths, rights in ((read_paths, _FS_READ_ONLY), (write_paths, handled_fs)):
+        for paths, rights in ((read_paths, _FS_READ_ONLY), (write_paths, handled_fs), (device_paths, _FS_DEVICE & handled_fs)):
             for path in paths:
                 try: fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
                 except OSError: continue
@@ -296,7 +315,7 @@ def _apply_landlock(read_paths:list, # Paths the sandbox may read and execute
     finally: os.close(ruleset)
     return {'abi': abi, 'fs': True, 'net': abi >= 4, 'scoped': abi >= 6}
 
-# %% ../../nbs/04_interp/02_isolation.ipynb 24
+# %% ../../nbs/04_interp/02_isolation.ipynb 26
 _SYSCALLS = {  # machine (`os.uname().machine`) -> system call name -> number, from the kernel's tables
     'x86_64': dict(  # arch/x86/entry/syscalls/syscall_64.tbl
         read=0, shmget=29, socket=41, socketpair=53, msgget=68, ptrace=101, pivot_root=155, acct=163, mount=165, umount2=166,
@@ -305,7 +324,7 @@ _SYSCALLS = {  # machine (`os.uname().machine`) -> system call name -> number, f
         setns=308, process_vm_readv=310, process_vm_writev=311, finit_module=313, memfd_create=319, kexec_load=246,
         kexec_file_load=320, bpf=321, userfaultfd=323, io_uring_setup=425, io_uring_enter=426, io_uring_register=427,
         open_tree=428, move_mount=429, fsopen=430, fsconfig=431, fsmount=432, mount_setattr=442, memfd_secret=447,
-        personality=135, modify_ldt=154),
+        personality=135, modify_ldt=154, ioctl=16),
     'aarch64': dict(  # include/uapi/asm-generic/unistd.h
         read=63, shmget=194, socket=198, socketpair=199, msgget=186, ptrace=117, pivot_root=41, acct=89, mount=40, umount2=39,
         swapon=224, swapoff=225, reboot=142, init_module=105, delete_module=106, add_key=217, request_key=218, keyctl=219,
@@ -313,7 +332,7 @@ _SYSCALLS = {  # machine (`os.uname().machine`) -> system call name -> number, f
         setns=268, process_vm_readv=270, process_vm_writev=271, finit_module=273, memfd_create=279, kexec_load=104,
         kexec_file_load=294, bpf=280, userfaultfd=282, io_uring_setup=425, io_uring_enter=426, io_uring_register=427,
         open_tree=428, move_mount=429, fsopen=430, fsconfig=431, fsmount=432, mount_setattr=442, memfd_secret=447,
-        personality=92),  # no modify_ldt: x86 only
+        personality=92, ioctl=29),  # no modify_ldt: x86 only
 }
 # the `arch` field of `struct seccomp_data` for a native call
 _AUDIT_ARCH = {'x86_64': 0xc000003e, 'aarch64': 0xc00000b7}
@@ -335,6 +354,8 @@ _SOCK_STREAM, _SOCK_TYPE_MASK = 1, 0xf
 # personality(): a query (0xffffffff) and the harmless Linux personas only (PER_LINUX, PER_LINUX32, UNAME26): no flag
 # that weakens the process, such as ADDR_NO_RANDOMIZE (no address-space layout randomisation) or READ_IMPLIES_EXEC
 _PERSONALITIES_ALLOWED = (0x0, 0x8, 0x20000, 0x20008, 0xffffffff)
+# ioctl(): TIOCSTI (push bytes into a terminal's input, as if typed) and TIOCLINUX (virtual consoles); `cmd` is 32 bits
+_IOCTLS_DENIED = (0x5412, 0x541C)
 
 class _SockFilter(ctypes.Structure):
     _fields_ = [('code', ctypes.c_uint16), ('jt', ctypes.c_uint8), ('jf', ctypes.c_uint8), ('k', ctypes.c_uint32)]
@@ -342,7 +363,7 @@ class _SockFilter(ctypes.Structure):
 class _SockFprog(ctypes.Structure):
     _fields_ = [('len', ctypes.c_ushort), ('filter', ctypes.POINTER(_SockFilter))]
 
-# %% ../../nbs/04_interp/02_isolation.ipynb 25
+# %% ../../nbs/04_interp/02_isolation.ipynb 27
 def _argument_rule(number:int, # The system call the rule is for
                    argument:int, # Which argument it looks at (0 for the first)
                    allowed:tuple, # The values of that argument that are allowed; any other is refused
@@ -354,6 +375,18 @@ def _argument_rule(number:int, # The system call the rule is for
     body = [(_BPF_LD_W_ABS, 0, 0, 16 + 8 * argument)] + ([(_BPF_ALU_AND_K, 0, 0, mask)] if mask is not None else [])
     body += [(_BPF_JEQ_K, len(allowed) - index, 0, value) for index, value in enumerate(allowed)]  # a match jumps to allow
     body += [deny, allow]
+    return [(_BPF_JEQ_K, 0, len(body), number)] + body
+
+def _refused_values(number:int, # The system call the rule is for
+                    argument:int, # Which argument it looks at (0 for the first)
+                    refused:tuple, # The values of that argument's low word that are refused; any other is allowed on
+                   ) -> list:
+    """BPF instructions: if the call (in the accumulator) is `number`, refuse it when its argument is one of `refused`;
+    anything else falls through with the call number in the accumulator again."""
+    deny = (_BPF_RET_K, 0, 0, _SECCOMP_RET_EPERM)
+    body = [(_BPF_LD_W_ABS, 0, 0, 16 + 8 * argument)]
+    for value in refused: body += [(_BPF_JEQ_K, 0, 1, value), deny]
+    body += [(_BPF_LD_W_ABS, 0, 0, 0)]
     return [(_BPF_JEQ_K, 0, len(body), number)] + body
 
 def _seccomp_program(machine:str, # the host's machine name, as in `os.uname().machine`
@@ -374,6 +407,7 @@ def _seccomp_program(machine:str, # the host's machine name, as in `os.uname().m
     program += _argument_rule(numbers['socket'], 0, _SOCKET_FAMILIES_ALLOWED)  # socket(): its family
     program += _argument_rule(numbers['socketpair'], 1, (_SOCK_STREAM,), _SOCK_TYPE_MASK)  # connected stream pairs only
     program += _argument_rule(numbers['personality'], 0, _PERSONALITIES_ALLOWED)
+    program += _refused_values(numbers['ioctl'], 1, _IOCTLS_DENIED)
     return program + [allow]
 
 def _apply_seccomp(deny_shared_memory:bool=False, container:bool=False) -> bool:
@@ -385,7 +419,7 @@ def _apply_seccomp(deny_shared_memory:bool=False, container:bool=False) -> bool:
     _check(_libc.prctl(_PR_SET_SECCOMP, _SECCOMP_MODE_FILTER, ctypes.byref(fprog), 0, 0), 'prctl(PR_SET_SECCOMP)')
     return True
 
-# %% ../../nbs/04_interp/02_isolation.ipynb 30
+# %% ../../nbs/04_interp/02_isolation.ipynb 32
 class _CapHeader(ctypes.Structure): _fields_ = [('version', ctypes.c_uint32), ('pid', ctypes.c_int)]
 class _CapData(ctypes.Structure):
     _fields_ = [('effective', ctypes.c_uint32), ('permitted', ctypes.c_uint32), ('inheritable', ctypes.c_uint32)]
@@ -398,7 +432,7 @@ def _drop_capabilities() -> bool:
     header, data = _CapHeader(0x20080522, 0), (_CapData * 2)()
     return _libc.capset(ctypes.byref(header), data) == 0
 
-# %% ../../nbs/04_interp/02_isolation.ipynb 32
+# %% ../../nbs/04_interp/02_isolation.ipynb 34
 def _forbid_nested_namespaces() -> bool:
     "Set every `max_*_namespaces` limit of the current (sandbox) user namespace to 0."
     names = [name for name in os.listdir('/proc/sys/user') if name.startswith('max_') and name.endswith('_namespaces')]
@@ -406,7 +440,7 @@ def _forbid_nested_namespaces() -> bool:
         with open(f'/proc/sys/user/{name}', 'w') as file: file.write('0')
     return bool(names)
 
-# %% ../../nbs/04_interp/02_isolation.ipynb 34
+# %% ../../nbs/04_interp/02_isolation.ipynb 36
 def _apply_rlimits(limits:dict, # rlimit name (e.g. 'RLIMIT_AS') -> value
                   ) -> list:
     "Set each limit (soft = hard); return the names that were applied."
@@ -420,7 +454,7 @@ def _apply_rlimits(limits:dict, # rlimit name (e.g. 'RLIMIT_AS') -> value
         except (ValueError, OSError): pass
     return applied
 
-# %% ../../nbs/04_interp/02_isolation.ipynb 36
+# %% ../../nbs/04_interp/02_isolation.ipynb 38
 def _this_file() -> str:
     "Path of this module, isolation.py (also when this code runs from the notebook)."
     path = globals().get('__file__')
@@ -443,7 +477,7 @@ def _python_read_paths() -> tuple:
     paths.update(sysconfig.get_paths().get(key, '') for key in ('stdlib', 'platstdlib', 'purelib', 'platlib'))
     return tuple(sorted(os.path.realpath(path) for path in paths if path and os.path.exists(path)))
 
-# %% ../../nbs/04_interp/02_isolation.ipynb 39
+# %% ../../nbs/04_interp/02_isolation.ipynb 41
 def _cgroup_bases() -> dict:
     "controller -> the directory of this process's own cgroup for `pids` and `memory` (v1 hierarchies, or the v2 one)."
     bases = {}
@@ -485,7 +519,7 @@ def _make_cgroups(max_processes:int, # Tasks the session may have at once
 
 _cgroup_counter = itertools.count()
 
-# %% ../../nbs/04_interp/02_isolation.ipynb 40
+# %% ../../nbs/04_interp/02_isolation.ipynb 42
 def _remove_cgroup(path:str|None):
     "Remove a cgroup once its processes are gone (they die asynchronously after a kill); never raises."
     if not path: return
@@ -496,7 +530,7 @@ def _remove_cgroup(path:str|None):
         except FileNotFoundError: return
         except OSError: time.sleep(0.0005 * min(attempt + 1, 20))
 
-# %% ../../nbs/04_interp/02_isolation.ipynb 42
+# %% ../../nbs/04_interp/02_isolation.ipynb 44
 def _refuse(reply_fd:int, # Pipe end the host reads the session's report from
             message:str, # Why the session cannot start
             missing:tuple=(), # The layers the kernel would not give, where that is why
@@ -516,7 +550,7 @@ def _reap_and_exit(child:int, # The one child this process stays behind for
         except KeyboardInterrupt: continue
     os._exit(os.waitstatus_to_exitcode(status) & 0xff if status else 0)
 
-# %% ../../nbs/04_interp/02_isolation.ipynb 44
+# %% ../../nbs/04_interp/02_isolation.ipynb 46
 def _join_cgroups(cgroups:dict, # kind ('pids', 'memory') -> path of the cgroup the host made for this session
                  ) -> dict:
     "Move this process into the session's cgroups: the layers report, `{'cgroup_<kind>': joined}`."
@@ -528,7 +562,7 @@ def _join_cgroups(cgroups:dict, # kind ('pids', 'memory') -> path of the cgroup 
         except OSError: layers[f'cgroup_{kind}'] = False
     return layers
 
-# %% ../../nbs/04_interp/02_isolation.ipynb 46
+# %% ../../nbs/04_interp/02_isolation.ipynb 48
 def _enter_namespaces(uid:int, gid:int, # The session's ids, mapped to themselves inside
                       request_fd:int, reply_fd:int, # The session's pipe ends (the parent that stays outside closes them)
                      ) -> str|None:
@@ -559,7 +593,7 @@ def _enter_namespaces(uid:int, gid:int, # The session's ids, mapped to themselve
         _refuse(reply_fd, f"sandbox setup failed: {OSError('could not write the uid and gid maps of the user namespace')!r}")
     return refused
 
-# %% ../../nbs/04_interp/02_isolation.ipynb 48
+# %% ../../nbs/04_interp/02_isolation.ipynb 50
 def _become_unprivileged(config:dict, # The session's settings: uid, gid, shared paths
                          unshared:bool, # Whether step 1 made the namespaces
                          reply_fd:int, # Where a refusal goes
@@ -575,7 +609,7 @@ def _become_unprivileged(config:dict, # The session's settings: uid, gid, shared
     if os.getppid() != parent: os._exit(1)  # the parent died before the signal was armed again
     return sources
 
-# %% ../../nbs/04_interp/02_isolation.ipynb 50
+# %% ../../nbs/04_interp/02_isolation.ipynb 52
 def _become_pid_one(request_fd:int, reply_fd:int, # The session's pipe ends: all the worker keeps, with the sources
                     sources:list, # What step 2 opened for the view
                    ) -> int:
@@ -593,7 +627,7 @@ def _become_pid_one(request_fd:int, reply_fd:int, # The session's pipe ends: all
     for low, high in zip([2] + keep, keep + [1024]): os.closerange(low + 1, high)
     return host_pid
 
-# %% ../../nbs/04_interp/02_isolation.ipynb 52
+# %% ../../nbs/04_interp/02_isolation.ipynb 54
 def _show_filesystem_view(config:dict, sources:list, # The session's settings, and the sources step 2 opened
                           layers:dict, # The report: `filesystem` and `no_nested_namespaces` are set here
                          ):
@@ -601,10 +635,11 @@ def _show_filesystem_view(config:dict, sources:list, # The session's settings, a
     if layers['namespaces']:
         _build_root(config, sources)
         layers['filesystem'] = True
+        layers['terminals'] = bool(_TERMINALS)
         layers['no_nested_namespaces'] = _forbid_nested_namespaces()
     _prctl(_PR_SET_DUMPABLE, 1)  # the uid change cleared it: the host's pidfd and /proc/<pid>/root need it
 
-# %% ../../nbs/04_interp/02_isolation.ipynb 54
+# %% ../../nbs/04_interp/02_isolation.ipynb 56
 def _limit_resources(config:dict, layers:dict):
     "Apply the session's rlimits."
     layers['rlimits'] = _apply_rlimits(config['rlimits'])
@@ -612,14 +647,14 @@ def _limit_resources(config:dict, layers:dict):
 def _restrict_access(config:dict, layers:dict):
     "Landlock over files, TCP and scopes: what the view shows is readable, only scratch and `write_paths` writable."
     writable = [_SCRATCH, '/dev/null', *[path for path, writable, *_ in config['shared'] if writable]]
-    if layers['namespaces']: landlock = _apply_landlock(['/'], writable)
+    if layers['namespaces']: landlock = _apply_landlock(['/'], writable, ['/dev/pts'] if _TERMINALS else [])
     else:  # no view of its own: at least keep the host's files out of reach, except what Python needs to run
         system = [f'/{name}' for name in _SYSTEM_TOP_LEVEL]
         landlock = _apply_landlock([*_python_read_paths(), *system, '/etc/ld.so.cache'], ['/dev/null'])
     layers.update(landlock_fs=landlock['fs'], landlock_net=landlock['net'], landlock_scope=landlock['scoped'],
                   landlock_abi=landlock['abi'])
 
-# %% ../../nbs/04_interp/02_isolation.ipynb 56
+# %% ../../nbs/04_interp/02_isolation.ipynb 58
 def _drop_privileges(layers:dict,
                      container:bool=False, # Container mode's filter: no socket() at all, no path-based metadata changes
                     ):
@@ -632,7 +667,7 @@ def _drop_privileges(layers:dict,
     layers['shared_memory_denied'] = layers['seccomp'] and deny_shared_memory
     layers['no_new_privs'] = _libc.prctl(_PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) == 1
 
-# %% ../../nbs/04_interp/02_isolation.ipynb 58
+# %% ../../nbs/04_interp/02_isolation.ipynb 60
 def _isolate(config:dict, # The session's settings (from the host's first frame)
              request_fd:int, reply_fd:int, # The session's pipe ends
             ) -> tuple:
@@ -655,7 +690,7 @@ def _isolate(config:dict, # The session's settings (from the host's first frame)
     except BaseException as exception: _refuse(reply_fd, f'sandbox setup failed: {exception!r}')
     return layers, host_pid
 
-# %% ../../nbs/04_interp/02_isolation.ipynb 60
+# %% ../../nbs/04_interp/02_isolation.ipynb 62
 _PR_SET_CHILD_SUBREAPER = 36
 _BPF_JSET_K = 0x45
 _CONTAINER_SYSCALLS = {  # the calls container mode refuses besides the rest: path-based metadata changes, IPC with host
@@ -691,7 +726,7 @@ def _container_rules(machine:str) -> list:
                 (_BPF_LD_W_ABS, 0, 0, 28), (_BPF_JEQ_K, 1, 0, 0), deny, (_BPF_LD_W_ABS, 0, 0, 0)]
     return program
 
-# %% ../../nbs/04_interp/02_isolation.ipynb 64
+# %% ../../nbs/04_interp/02_isolation.ipynb 66
 def _open_children(pid:int) -> tuple:
     "(fd, identity) of `/proc/<pid>/task/<pid>/children`, the kernel's list of that process's children."
     fd = os.open(f'/proc/{pid}/task/{pid}/children', os.O_RDONLY | os.O_CLOEXEC)
@@ -723,7 +758,7 @@ def _end_descendants(children:tuple, # (fd, identity) from `_open_children` for 
         except KeyboardInterrupt: continue
         if pid == 0: time.sleep(0.0005)
 
-# %% ../../nbs/04_interp/02_isolation.ipynb 67
+# %% ../../nbs/04_interp/02_isolation.ipynb 69
 def _reap_session(worker:int):
     "The bootstrap in container mode: wait for the worker, then kill and reap every process of the session left; exit."
     status = 0
@@ -745,7 +780,7 @@ def _container_thread_count() -> int:
     if not _same_file(fd, identity): return 1 << 16  # replaced by the cell: as if threads were left (the session ends)
     return os.fstat(fd).st_nlink - 2
 
-# %% ../../nbs/04_interp/02_isolation.ipynb 68
+# %% ../../nbs/04_interp/02_isolation.ipynb 70
 def _restrict_container(config:dict, layers:dict):
     "Landlock of container mode: Python, system and read_paths readable; scratch, write_paths and /dev/null writable."
     shared = config['shared']
@@ -764,7 +799,7 @@ def _restrict_container(config:dict, layers:dict):
     layers.update(landlock_fs=landlock['fs'], landlock_net=landlock['net'], landlock_scope=landlock['scoped'],
                   landlock_abi=landlock['abi'])
 
-# %% ../../nbs/04_interp/02_isolation.ipynb 69
+# %% ../../nbs/04_interp/02_isolation.ipynb 71
 def _isolate_container(config:dict, request_fd:int, reply_fd:int, layers:dict) -> tuple:
     "Container mode's layers (no namespaces): return `(layers, host_pid)` in the worker."
     layers.update(namespaces=False, container=True)

@@ -9,7 +9,7 @@ from .protocol import _ERROR_LENGTH_FACTOR, _IMAGE_MIMES, _MAX_IMAGES, _MAX_OUTP
 from .protocol import _FrameViolation, _decode_json, _pack_frame, _patch, _png_size, _write_all
 from .isolation import _SCRATCH, _cgroup_bases, _isolate, _python_read_paths, _remove_cgroup
 from .isolation import _CONTAINER, _PR_SET_CHILD_SUBREAPER, _container_thread_count, _end_descendants
-from .isolation import _open_children, _prctl, _same_file
+from .isolation import _TERMINALS, _open_children, _prctl, _same_file
 
 # %% auto 0
 __all__ = []
@@ -573,10 +573,42 @@ def _update_output_cache(hook, # The shell's display hook, which holds its own `
         shell.push({f'_{count}': result}, interactive=False)
         namespace['_oh'][count] = result
 
-# %% ../../nbs/04_interp/03_worker.ipynb 58
+# %% ../../nbs/04_interp/03_worker.ipynb 59
+_TERMINAL_SIZE = (24, 80)  # rows, columns: pexpect's default, so `ls` lays out its columns as under Jupyter
+
+def _run_command(command:str, # A shell command line, its variables already expanded
+                 terminal:bool, # Run it under a new pseudo-terminal (the session has its own); else through a pipe
+                ) -> int:
+    "Run `command` with /bin/sh, its output (stdout and stderr together) written to `sys.stdout`; return its exit status."
+    import codecs, fcntl, struct, subprocess, termios
+    if terminal:
+        reading, writing = os.openpty()
+        fcntl.ioctl(writing, termios.TIOCSWINSZ, struct.pack('HHHH', *_TERMINAL_SIZE, 0, 0))
+        options = dict(start_new_session=True, preexec_fn=lambda: fcntl.ioctl(1, termios.TIOCSCTTY, 0))  # as under pexpect
+    else: (reading, writing), options = os.pipe(), {}
+    try:
+        try:  # its input: nobody can type there
+            process = subprocess.Popen(['/bin/sh', '-c', command], stdin=subprocess.DEVNULL, stdout=writing, stderr=writing, **options)
+        finally: os.close(writing)
+    except BaseException:
+        os.close(reading); raise
+    decoder = codecs.getincrementaldecoder('utf-8')('replace')
+    try:
+        while True:
+            try: chunk = os.read(reading, 1 << 16)
+            except OSError: break  # EIO: a terminal whose last user closed it
+            if not chunk: break
+            sys.stdout.write(decoder.decode(chunk))
+        sys.stdout.write(decoder.decode(b'', final=True))
+        return process.wait()
+    finally:
+        if process.poll() is None: process.kill(); process.wait()
+        os.close(reading)
+
+# %% ../../nbs/04_interp/03_worker.ipynb 61
 _SandboxShell = None
 
-# %% ../../nbs/04_interp/03_worker.ipynb 59
+# %% ../../nbs/04_interp/03_worker.ipynb 62
 def _shell_class():
     """IPython's `InteractiveShell`, adapted to a sandbox worker (IPython is imported on first use: only the worker
     needs it)."""
@@ -650,23 +682,15 @@ def _shell_class():
             self.configurables.append(self.display_formatter)
 
         def system(self, cmd):
-            """`!cmd`: run it with /bin/sh inside the sandbox; its output joins the cell's stdout, its exit status is
-            `_exit_code`."""
-            import subprocess
-            process = subprocess.Popen(self.var_expand(cmd, depth=1), shell=True, stdin=subprocess.DEVNULL,
-                                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-            try:
-                for line in iter(process.stdout.readline, b''): sys.stdout.write(line.decode('utf-8', 'replace'))
-                self.user_ns['_exit_code'] = process.wait()
-            finally:
-                if process.poll() is None: process.kill(); process.wait()
-                process.stdout.close()
+            """`!cmd`: run it with /bin/sh inside the sandbox, under a pseudo-terminal of the session's own where it has
+            them (as a Jupyter kernel does); its output joins the cell's stdout, its exit status is `_exit_code`."""
+            self.user_ns['_exit_code'] = _run_command(self.var_expand(cmd, depth=1), bool(_TERMINALS))
         system_piped = system_raw = system
 
     _SandboxShell = SandboxShell
     return SandboxShell
 
-# %% ../../nbs/04_interp/03_worker.ipynb 60
+# %% ../../nbs/04_interp/03_worker.ipynb 63
 def _new_shell():
     "A fresh sandbox shell: in-memory history, no profile directory on disk, cells named `<cell-N>.py` in tracebacks."
     from traitlets.config import Config
@@ -687,7 +711,7 @@ def _new_shell():
     shell_class._instance = InteractiveShell._instance = shell
     return shell
 
-# %% ../../nbs/04_interp/03_worker.ipynb 62
+# %% ../../nbs/04_interp/03_worker.ipynb 65
 class _Kernel:
     "The worker's side of a session: an IPython shell with a persistent namespace that runs cells like a notebook."
     def __init__(self, shell=None):
@@ -714,7 +738,7 @@ class _Kernel:
         finally:
             if self.interrupted and self.running and os.getpid() == self.pid: raise KeyboardInterrupt()
 
-# %% ../../nbs/04_interp/03_worker.ipynb 64
+# %% ../../nbs/04_interp/03_worker.ipynb 67
 @_patch
 def _share_event_loop(self:_Kernel):
     """One event loop for top-level `await` (IPython's) and for `asyncio.get_event_loop()` in plain cells, so tasks
@@ -737,7 +761,7 @@ def _event_loops(self:_Kernel) -> list:
     loops.append(getattr(local, '_loop', None))
     return [loop for index, loop in enumerate(loops) if loop is not None and loop not in loops[:index]]
 
-# %% ../../nbs/04_interp/03_worker.ipynb 66
+# %% ../../nbs/04_interp/03_worker.ipynb 69
 @_patch
 def _stop_default_executors(self:_Kernel):
     """asyncio's own thread pool (`asyncio.to_thread`, `run_in_executor(None, ...)`) keeps idle threads: shut it
@@ -760,7 +784,7 @@ def _stop_script_loop(self:_Kernel):
     script_magics = getattr(getattr(self.shell, 'magics_manager', None), 'registry', {}).get('ScriptMagics')
     if script_magics is not None and hasattr(script_magics, 'stop_event_loop'): script_magics.stop_event_loop()
 
-# %% ../../nbs/04_interp/03_worker.ipynb 68
+# %% ../../nbs/04_interp/03_worker.ipynb 71
 @_patch
 def run(self:_Kernel, code:str, max_output:int) -> dict:
     "Run one cell; return the reply message."
@@ -806,7 +830,7 @@ def run(self:_Kernel, code:str, max_output:int) -> dict:
     return {'outputs': outputs.outputs, 'output_dropped': outputs.stream_dropped, 'value_dropped': outputs.text_dropped,
             'outputs_dropped': outputs.outputs_dropped, 'interrupted': interrupted, 'error': outputs.error_text, 'images': left_open}
 
-# %% ../../nbs/04_interp/03_worker.ipynb 69
+# %% ../../nbs/04_interp/03_worker.ipynb 72
 _warm_shell = None  # made once in the template process: every session forked from it starts with IPython loaded
 
 def _warm_up_shell():
@@ -833,7 +857,7 @@ def _warm_up_shell():
     shell.outputs = None
     _warm_shell = shell
 
-# %% ../../nbs/04_interp/03_worker.ipynb 71
+# %% ../../nbs/04_interp/03_worker.ipynb 74
 class _PlainShell:
     """The cell runner where IPython cannot be imported (an interpreter without it): plain Python semantics, no magics
     or `!`."""
@@ -886,7 +910,7 @@ def _choose_figure_backend(shell):
         if isinstance(shell, _PlainShell) or importlib.util.find_spec('matplotlib_inline') is None: os.environ['MPLBACKEND'] = 'Agg'
     return os.environ.get('MPLBACKEND', '')
 
-# %% ../../nbs/04_interp/03_worker.ipynb 75
+# %% ../../nbs/04_interp/03_worker.ipynb 78
 def _serve(kernel:_Kernel, # Runs one cell: `kernel.run(code, max_output) -> reply dict` (the seam a different kernel plugs into)
            request_fd:int, # Pipe end the worker reads requests from
            reply_fd:int, # Pipe end the worker writes replies to
@@ -924,7 +948,7 @@ def _serve(kernel:_Kernel, # Runs one cell: `kernel.run(code, max_output) -> rep
         reply['id'] = request.get('id')
         _write_all(reply_fd, _pack_frame(reply))
 
-# %% ../../nbs/04_interp/03_worker.ipynb 76
+# %% ../../nbs/04_interp/03_worker.ipynb 79
 def _point_standard_fds_at_null():
     "Make fds 0, 1 and 2 refer to /dev/null (C-level writes cannot reach the protocol), without closing any of them."
     null = os.open(os.devnull, os.O_RDWR)
@@ -953,7 +977,7 @@ def _bootstrap_session(request_fd:int, # Pipe end the worker reads requests from
     _serve(kernel, request_fd, reply_fd, keep_background)
     os._exit(0)
 
-# %% ../../nbs/04_interp/03_worker.ipynb 78
+# %% ../../nbs/04_interp/03_worker.ipynb 81
 def _remove_host_cgroups(host_pid:int):
     "Remove the cgroups the host process `host_pid` made for its sessions (once their processes are gone)."
     for base in _cgroup_bases().values():
@@ -972,7 +996,7 @@ def _remove_host_scratch(host_pid:int, bases:set):
             try: shutil.rmtree(os.path.join(base, name))
             except OSError: pass
 
-# %% ../../nbs/04_interp/03_worker.ipynb 79
+# %% ../../nbs/04_interp/03_worker.ipynb 82
 def _template_main():
     "Entry point of the template process: fork a session bootstrap for each pair of pipe ends the host sends on fd 0."
     import socket
