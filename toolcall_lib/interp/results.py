@@ -172,8 +172,8 @@ class RunResult:
         "The text of each output in order: printed text, rich outputs as a model reads them, images described."
         parts, images, html_left = [], iter(self.images), _MAX_HTML_CHARACTERS
         for output in self.outputs:
-            if output['output_type'] == 'stream':
-                if output['text'].rstrip('\n'): parts.append(output['text'].rstrip('\n'))
+            if output['output_type'] == 'stream':   # a `!cmd`'s terminal ends its lines in `\r\n`: a model reads `\n`
+                if text := output['text'].replace('\r\n', '\n').rstrip('\n'): parts.append(text)
             elif output['output_type'] in ('display_data', 'execute_result'):
                 pictures = [mime for mime in _IMAGE_MIMES if mime in output['data']]
                 # a value keeps its text beside its image; a displayed figure is its image
