@@ -392,7 +392,7 @@ def wait(self:_ServingReader, deadline:float|None, readable:bool):
         try: os.read(self.wake_read, 4096)
         except BlockingIOError: pass
     if self.fd in events:
-        chunk = _os_read(self.fd, 1 << 20)
+        chunk = _os_read(self.fd, self.read_size())
         if not chunk: raise EOFError('the worker closed its pipe')
         self.buffer += chunk
     elif deadline is not None and time.monotonic() >= deadline: raise _FrameTimeout()  # nothing from the cell in time

@@ -207,13 +207,22 @@ class _HeldCalls(_PlainCalls):
 
 class _ThreadAwareCalls:
     """`_HeldCalls` while the host has other Python threads (one of them could take the GIL at each call), else
-    `_PlainCalls` (a few µs faster per call: no ctypes)."""
+    `_PlainCalls` (a few µs faster per call: no ctypes). The choice is made again by `choose`, as each exchange starts,
+    and kept as plain attributes: counting the threads at every call cost 2.4 µs, some fifteen times a cell."""
+    _NAMES = ('holds_gil', 'wait', 'readable', 'read', 'write', 'pread', 'unread', 'link')
     def __init__(self):
-        self.plain = _PlainCalls()
+        self.plain, self.chosen = _PlainCalls(), None
         try: self.held = _HeldCalls()
         except (ImportError, OSError, AttributeError): self.held = None  # no ctypes, or no such libc functions
-    def __getattr__(self, name:str):
-        return getattr(self.held if self.held is not None and threading.active_count() > 1 else self.plain, name)
+        self.choose()
+    def choose(self):
+        """Take the held calls if the host has another Python thread now, else the plain ones. Both make the same calls
+        with the same results: a thread that starts in the middle of an exchange only makes the rest of it wait the
+        plain way."""
+        calls = self.held if self.held is not None and threading.active_count() > 1 else self.plain
+        if calls is self.chosen: return
+        for name in self._NAMES: setattr(self, name, getattr(calls, name))
+        self.chosen = calls
 
 _calls = _ThreadAwareCalls()
 
@@ -226,10 +235,11 @@ def _writing(fd:int, data:bytes, deadline:float):
             if time.monotonic() >= deadline: raise _FrameTimeout() from None
             yield (deadline, fd, select.POLLOUT)
 
-# %% ../../nbs/04_interp/05_host.ipynb 16
+# %% ../../nbs/04_interp/05_host.ipynb 18
 def _drive(steps, hold:float=0.0, value=None, error:BaseException|None=None):
     """Carry out `steps` (a generator of waits and `_Call`s, sent `value` or thrown `error` first) in this thread; its
     return value. Its first `hold` seconds of waiting keep the GIL."""
+    _calls.choose()
     held_until = time.monotonic() + hold if hold > 0 and _calls.holds_gil else 0.0
     while True:
         try: step = steps.send(value) if error is None else steps.throw(error)
@@ -263,7 +273,7 @@ def _finish(steps, pending):
     except Exception as failure: value, error = None, failure
     _drive(steps, value=value, error=error)
 
-# %% ../../nbs/04_interp/05_host.ipynb 17
+# %% ../../nbs/04_interp/05_host.ipynb 19
 _finishing = set()  # exchanges whose awaiting task was cancelled, going on to their end on the loop
 # seconds of short waits for the worker to get back to its loop that an exchange spends on the event loop's thread:
 # an asyncio timer sleeps a millisecond at least, where the worker takes microseconds
@@ -275,6 +285,7 @@ async def _drive_async(steps, pending=None, finishing:bool=False):
     that is cancelled too, as the loop closes, in this thread), which keeps the session in step with its worker."""
     import asyncio
     loop, value, error, spun = asyncio.get_running_loop(), None, None, 0.0
+    _calls.choose()
     try:
         while True:
             if pending is not None:
@@ -309,7 +320,7 @@ async def _drive_async(steps, pending=None, finishing:bool=False):
             task.add_done_callback(_finishing.discard)
         raise
 
-# %% ../../nbs/04_interp/05_host.ipynb 19
+# %% ../../nbs/04_interp/05_host.ipynb 21
 _SETTLE = 0.05  # seconds a worker whose reply came in time may take past the deadline to be seen waiting again
 # bytes: the loop's read is never deeper than this below where it was first seen; a cell's code runs kilobytes deeper
 _STACK_SLACK = 256
@@ -321,7 +332,7 @@ class _WorkerHidden(Exception):
 _MAX_INTERJECTED = 64
 class _Flooded(_UnrequestedFrame): "More frames nobody asked for came while a cell ran than the host reads."
 
-# %% ../../nbs/04_interp/05_host.ipynb 20
+# %% ../../nbs/04_interp/05_host.ipynb 22
 class _Worker:
     "Handles on one running sandbox worker."
     # held by the class: the finalizer may run after module globals are cleared
@@ -366,7 +377,7 @@ class _Worker:
                 elif self.pid: os.kill(self.pid, signal_number)
             except OSError: pass
 
-# %% ../../nbs/04_interp/05_host.ipynb 22
+# %% ../../nbs/04_interp/05_host.ipynb 24
 @_patch
 def watch(self:_Worker, inside:tuple, deadline:float) -> bool:
     """Learn where the worker's request loop waits for a request, before any cell ran; False where the kernel does not
@@ -443,7 +454,7 @@ def collect(self:_Worker, frames:list, deadline:float, hard:float=float('inf')):
     "`_collecting`, waiting in this thread."
     _drive(self._collecting(frames, deadline, hard))
 
-# %% ../../nbs/04_interp/05_host.ipynb 24
+# %% ../../nbs/04_interp/05_host.ipynb 26
 @_patch
 def decode_reply(self:_Worker, payload:bytes, request_id:int) -> dict:
     "The reply to request `request_id` from its frame; a frame with another id is one nobody asked for."
@@ -459,7 +470,7 @@ def last_word(self:_Worker, frames:list) -> dict|None:
     except _FrameViolation: return None
     return message if message.get('ended') in ('threads', 'window', 'failed') else None
 
-# %% ../../nbs/04_interp/05_host.ipynb 26
+# %% ../../nbs/04_interp/05_host.ipynb 28
 @_patch
 def leftover_tasks(self:_Worker) -> tuple:
     """(threads besides the worker's main one, child processes of the worker), read from the host's /proc; (0, 0) where
@@ -495,7 +506,7 @@ def reached_memory_limit(self:_Worker) -> bool:
     except OSError: pass
     return any(counters.get(name, '0') not in ('0', '') for name in ('oom_kill', 'max', 'failcnt'))
 
-# %% ../../nbs/04_interp/05_host.ipynb 28
+# %% ../../nbs/04_interp/05_host.ipynb 30
 @_patch
 def stop(self:_Worker):
     "Kill the worker and everything it started and wait until it is gone; never raises, safe to call again."
@@ -528,7 +539,7 @@ def stop(self:_Worker):
     scratch, self.scratch_dir = self.scratch_dir, None
     if scratch: _remove_scratch(scratch)
 
-# %% ../../nbs/04_interp/05_host.ipynb 30
+# %% ../../nbs/04_interp/05_host.ipynb 32
 def _layer_table(report:dict, limits:dict) -> tuple:
     "Turn the worker's setup report into `Layer`s."
     rlimits = set(report.get('rlimits', ()))
@@ -575,7 +586,7 @@ def _layer_table(report:dict, limits:dict) -> tuple:
               'where nothing of the session can run: code a cell left behind cannot answer for a later cell'),
     )
 
-# %% ../../nbs/04_interp/05_host.ipynb 32
+# %% ../../nbs/04_interp/05_host.ipynb 34
 def _make_scratch(uid:int, gid:int) -> str:
     "A private directory for a container-mode session's scratch: mode 700, owned by the session's ids."
     import tempfile
@@ -593,7 +604,7 @@ def _remove_scratch(path:str):
         if not os.path.lexists(path): return
         time.sleep(0.002 * min(attempt + 1, 10))
 
-# %% ../../nbs/04_interp/05_host.ipynb 34
+# %% ../../nbs/04_interp/05_host.ipynb 36
 def _container_layer_table(report:dict, limits:dict, scratch:str) -> tuple:
     "The `Layer`s of a container-mode session, from the worker's report."
     on = lambda key: bool(report.get(key))
@@ -633,7 +644,7 @@ def _container_layer_table(report:dict, limits:dict, scratch:str) -> tuple:
         full['replies'],
     )
 
-# %% ../../nbs/04_interp/05_host.ipynb 38
+# %% ../../nbs/04_interp/05_host.ipynb 40
 _PROMISED_LAYERS = ('namespaces', 'filesystem', 'unprivileged_user', 'background', 'memory', 'processes')
 # what container mode keeps, or refuses to start (processes: only where the host is root)
 _CONTAINER_PROMISED = ('landlock_fs', 'seccomp', 'network', 'signals', 'unprivileged_user', 'background', 'memory')
@@ -685,7 +696,7 @@ def _missing_layers_message(missing:list, # The layers that are missing
         lines.append("or pass isolation='partial' to run without them (the code may then reach what they keep out)")
     return '\n'.join(lines)
 
-# %% ../../nbs/04_interp/05_host.ipynb 41
+# %% ../../nbs/04_interp/05_host.ipynb 43
 _WORKER_MODULES = ('protocol', 'isolation', 'worker')  # everything that runs inside, in the order they are loaded
 _BOOTSTRAP = ("import builtins, sys, types, importlib.machinery as machinery\n"
               "package = types.ModuleType('toolcall_sandbox'); package.__path__ = []; sys.modules['toolcall_sandbox'] = package\n"
@@ -725,7 +736,7 @@ def _jpeg_size(data:bytes) -> tuple:
         position += 2 + int.from_bytes(data[position + 2:position + 4], 'big')
     return (0, 0)
 
-# %% ../../nbs/04_interp/05_host.ipynb 42
+# %% ../../nbs/04_interp/05_host.ipynb 44
 def _image(mime:str, encoded:str) -> Image|None:
     "An `Image` from untrusted base64 data, if it decodes and its header gives a size."
     try: data = base64.b64decode(encoded, validate=True)
@@ -786,7 +797,7 @@ def _left_open_images(
     images = [_image(item['mime'], item['data']) for item in items if item['mime'] in _IMAGE_MIMES]
     return tuple(image for image in images if image is not None)[:max(0, room)]
 
-# %% ../../nbs/04_interp/05_host.ipynb 46
+# %% ../../nbs/04_interp/05_host.ipynb 48
 class _Template:
     "The host's handle on its template process, which forks new sandbox sessions."
     def __init__(self): self.lock, self.process, self.control, self.owner = threading.Lock(), None, None, None
@@ -829,7 +840,7 @@ class _Template:
 _template = _Template()
 atexit.register(_template.close)
 
-# %% ../../nbs/04_interp/05_host.ipynb 47
+# %% ../../nbs/04_interp/05_host.ipynb 49
 _MAX_CODE_CHARACTERS = 1_000_000  # a request frame stays far below the worker's frame limit
 _MAX_CONFIG_BYTES = 1 << 20  # the settings frame (mostly `env`)
 _MAX_SHARED_PATHS = 64
@@ -898,7 +909,7 @@ def _close_shared(shared:list):
         except OSError: pass
     shared.clear()
 
-# %% ../../nbs/04_interp/05_host.ipynb 50
+# %% ../../nbs/04_interp/05_host.ipynb 52
 class Sandbox:
     "A persistent, isolated Python session (like a notebook kernel) for running untrusted code."
     def __init__(self,
@@ -977,7 +988,7 @@ class Sandbox:
         state = 'closed' if self._closed else f'pid {self._worker.pid}'
         return f'Sandbox({state}, timeout={self.timeout}, isolated={not self._closed and self.status().fully_isolated})'
 
-# %% ../../nbs/04_interp/05_host.ipynb 52
+# %% ../../nbs/04_interp/05_host.ipynb 54
 @_patch
 def _check_settings(self:Sandbox):
     "Refuse limits and an environment the worker could not honour."
@@ -1005,7 +1016,7 @@ def _pin_shared_paths(self:Sandbox, read_paths, write_paths):
     # the code runs as an unrelated uid: only "other" bits apply
     if os.geteuid() == 0: _check_shared_for_others(self._shared)
 
-# %% ../../nbs/04_interp/05_host.ipynb 55
+# %% ../../nbs/04_interp/05_host.ipynb 57
 class _SessionIds:
     "The unprivileged (uid, gid) pairs of this process's live sessions when the host is root: one pair per session."
     directory = '/run/toolcall_lib-uids'
@@ -1056,7 +1067,7 @@ def _has_id(lookup, number:int) -> bool:
 
 _session_ids = _SessionIds()
 
-# %% ../../nbs/04_interp/05_host.ipynb 56
+# %% ../../nbs/04_interp/05_host.ipynb 58
 @_patch
 def _ids(self:Sandbox) -> tuple:
     "(uid, gid) the code runs as: the host's own, or when the host is root an unused unprivileged pair of this session's own."
@@ -1086,7 +1097,7 @@ def _environment(self:Sandbox) -> dict:
             'MPLBACKEND': 'module://matplotlib_inline.backend_inline', 'MPLCONFIGDIR': f'{scratch}/.matplotlib',
             'OPENBLAS_NUM_THREADS': '1', 'OMP_NUM_THREADS': '1', 'MKL_NUM_THREADS': '1', **self.env}
 
-# %% ../../nbs/04_interp/05_host.ipynb 58
+# %% ../../nbs/04_interp/05_host.ipynb 60
 @_patch
 def _start(self:Sandbox):
     worker = self._worker
@@ -1143,7 +1154,7 @@ def _start(self:Sandbox):
     if container: missing = [name for name in missing if name not in ('namespaces', 'filesystem', 'disk', 'processes')]
     if missing: warnings.warn(f'sandbox running without: {", ".join(missing)}', IsolationWarning, stacklevel=3)
 
-# %% ../../nbs/04_interp/05_host.ipynb 60
+# %% ../../nbs/04_interp/05_host.ipynb 62
 def _tool_door(tools, approve, on_step, timeout):
     "The door of code mode for `tools` (None without tools)."
     if tools is None:
@@ -1164,7 +1175,7 @@ def _start(self:Sandbox):
         self._worker.stop()
         raise SandboxError(failure)
 
-# %% ../../nbs/04_interp/05_host.ipynb 62
+# %% ../../nbs/04_interp/05_host.ipynb 64
 @_patch
 def status(self:Sandbox) -> SandboxStatus:
     "Which isolation layers this session has, as reported by the worker."
@@ -1193,7 +1204,7 @@ def _check_usable(self:Sandbox):
                            'this process\'s to use; create a new Sandbox here')
     if self._closed: raise SandboxClosedError('this sandbox is closed; create a new Sandbox')
 
-# %% ../../nbs/04_interp/05_host.ipynb 64
+# %% ../../nbs/04_interp/05_host.ipynb 66
 @_patch
 def reset(self:Sandbox):
     "Discard all state: kill the worker and start a fresh one with an empty scratch directory."
@@ -1224,7 +1235,7 @@ def close(self:Sandbox):
         self._shared_finalizer()
     finally: self._lock.release()
 
-# %% ../../nbs/04_interp/05_host.ipynb 66
+# %% ../../nbs/04_interp/05_host.ipynb 68
 @_patch
 def _lost(self:Sandbox, message:str, started:float, timed_out:bool=False,
           why:str='the session was restarted: all variables, imports and files were lost') -> RunResult:
@@ -1304,7 +1315,7 @@ def _releasing(self:Sandbox, steps):
     try: return (yield from steps)
     finally: self._lock.release()
 
-# %% ../../nbs/04_interp/05_host.ipynb 68
+# %% ../../nbs/04_interp/05_host.ipynb 70
 @_patch
 def _exchange(self:Sandbox, code:str, timeout:float):
     "One cell's round trip, as a generator of waits and `_Call`s (see `_drive`) that returns its `RunResult`."
@@ -1377,7 +1388,7 @@ def _exchange(self:Sandbox, code:str, timeout:float):
     except _FrameViolation as exception:
         return (yield lost(f'SandboxError: the sandbox sent an invalid reply ({exception})', started))
 
-# %% ../../nbs/04_interp/05_host.ipynb 70
+# %% ../../nbs/04_interp/05_host.ipynb 72
 @_patch
 def _result(self:Sandbox, reply:dict, timed_out:bool, timeout:float, started:float, interjected:int=0) -> RunResult:
     limit = self.max_output
@@ -1409,7 +1420,7 @@ def _result(self:Sandbox, reply:dict, timed_out:bool, timeout:float, started:flo
     return RunResult(output, value, error, images + left_open, tuple(notes), timed_out, bool(interjected), time.monotonic() - started,
                      outputs)
 
-# %% ../../nbs/04_interp/05_host.ipynb 72
+# %% ../../nbs/04_interp/05_host.ipynb 74
 @_patch
 def _directory_fd(self:Sandbox, name:str) -> tuple:
     "(directory fd, path relative to it) for `name`: relative names are in scratch, absolute ones in a write path."
@@ -1438,7 +1449,7 @@ def read_file(self:Sandbox,
         # never more than the code itself may read
         with _FileSystemIds(*self._ids()): return _read_regular_file(directory, relative, limit, self._ids())
 
-# %% ../../nbs/04_interp/05_host.ipynb 73
+# %% ../../nbs/04_interp/05_host.ipynb 75
 @_patch
 def write_file(self:Sandbox,
                name:str, # A path relative to scratch (its directory must exist)

@@ -266,7 +266,8 @@ def _window_code() -> tuple:
     reader = _FrameReader
     return tuple(function.__code__ for function in (_serve, _shut_window, _thread_count, _container_thread_count, _same_file,
                                                     _write_all, _pack_frame, _decode_json,
-                                                    reader.read, reader.read_payload, reader._complete_payload, reader.decode))
+                                                    reader.read, reader.read_payload, reader.read_size, reader._complete_payload,
+                                                    reader.decode))
 
 def _monitoring_events() -> list:
     "(tool, code or None, events) of every `sys.monitoring` event switched on, in general or on the window's code."
