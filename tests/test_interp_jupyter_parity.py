@@ -26,6 +26,9 @@ PNG = ('import zlib, struct\n'
        'png = b"\\x89PNG\\r\\n\\x1a\\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 3, 2, 8, 0, 0, 0, 0)) '
        '+ chunk(b"IDAT", zlib.compress(b"\\x00\\x00\\x00\\x00" * 2)) + chunk(b"IEND", b"")')
 
+GIT_LOG = ('!git init -q repo && git -C repo -c user.email=a@b -c user.name=a commit -q --allow-empty -m hi '
+           '&& git -C repo log --format=%s')
+
 CELLS = [   # run in this order in one session of each, so execution counts, `_` and `Out` line up
     '1 + 1',
     'print("hello")',
@@ -67,6 +70,9 @@ CELLS = [   # run in this order in one session of each, so execution counts, `_`
     'import asyncio\nawait asyncio.sleep(0, result=3)',
     '!echo shell',
     'plt.switch_backend("agg")\nplt.plot([1]);',
+    # what a kernel sets for the commands a cell runs; then a command that would start a pager under a terminal
+    'import os\n{name: os.environ.get(name) for name in ("TERM", "CLICOLOR", "FORCE_COLOR", "CLICOLOR_FORCE", "PAGER", "GIT_PAGER")}',
+    GIT_LOG,
 ]
 assert CELLS[33] == '21 * 2'  # `Out[34]` is its value
 
@@ -78,6 +84,7 @@ PIPE_ONLY = {
                     'ipykernel runs it in a pseudo-terminal, which writes "\\r\\n"',
                     lambda outputs: [dict(output, text=output['text'].replace('\n', '\r\n')) for output in outputs]),
 }
+PIPE_ONLY[GIT_LOG] = PIPE_ONLY['!echo shell']
 
 ADDRESS = re.compile(r' at 0x[0-9a-fA-F]+')
 CELL_FILE = re.compile(r'/tmp/ipykernel_\d+/\d+\.py|(?<=\()\d+\.py(?=, line \d)|<cell-\d+>\.py')  # a SyntaxError: its base name
@@ -152,6 +159,7 @@ def test_the_comparison_covers_what_the_issue_named(runs):
     assert 'line 1' in syntax['evalue'] and 'Cell In[30], line 1' in ANSI.sub('', syntax['traceback'][0])
     assert any('\x1b[' in line for line in syntax['traceback'])  # Jupyter's tracebacks have colours: so do the sandbox's
     assert len(CELLS) >= 30
+    assert by_cell[GIT_LOG] == [{'output_type': 'stream', 'name': 'stdout', 'text': 'hi\r\n'}]  # no pager: the log itself
 
 
 def test_what_a_model_reads_is_kept_apart(runs):
@@ -173,3 +181,5 @@ def test_what_a_model_reads_is_kept_apart(runs):
     left_open = by_cell['plt.switch_backend("agg")\nplt.plot([1]);']
     assert left_open.outputs == () and len(left_open.images) == 1 and left_open.images[0].width > 0
     assert str(left_open).startswith(str(left_open.images[0])) and 'a notebook would show nothing' in str(left_open)
+    git_log = by_cell[GIT_LOG]  # under the sandbox's terminal, with the kernel's PAGER=cat: printed, not paged until the timeout
+    assert not git_log.timed_out and str(git_log) == 'hi'

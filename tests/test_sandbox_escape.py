@@ -193,8 +193,10 @@ def test_resolving_a_host_name_fails(sandbox):
 
 def test_host_environment_is_not_visible(sandbox):
     assert sandbox.run(f'os.environ.get({SECRET_NAME!r})').value is None
-    assert sandbox.run('sorted(os.environ)').value == pprint.pformat(['HOME', 'LANG', 'MKL_NUM_THREADS', 'MPLBACKEND', 'MPLCONFIGDIR',
-                                                                     'OMP_NUM_THREADS', 'OPENBLAS_NUM_THREADS', 'PATH', 'TMPDIR'], width=79)
+    # the sandbox's own variables, and what a Jupyter kernel sets for the commands a cell runs (colour, no pager)
+    assert sandbox.run('sorted(os.environ)').value == pprint.pformat(
+        ['CLICOLOR', 'CLICOLOR_FORCE', 'FORCE_COLOR', 'GIT_PAGER', 'HOME', 'LANG', 'MKL_NUM_THREADS', 'MPLBACKEND', 'MPLCONFIGDIR',
+         'OMP_NUM_THREADS', 'OPENBLAS_NUM_THREADS', 'PAGER', 'PATH', 'TERM', 'TMPDIR'], width=79)
     assert sandbox.run('open("/proc/1/environ").read()').value == "''"  # the worker itself: the template started with no environment
     assert last_line(sandbox.run(f'open("/proc/{os.getpid()}/environ").read()')) == \
         f"FileNotFoundError: [Errno 2] No such file or directory: '/proc/{os.getpid()}/environ'"  # the host: not in this /proc

@@ -1068,6 +1068,11 @@ def _has_id(lookup, number:int) -> bool:
 _session_ids = _SessionIds()
 
 # %% ../../nbs/04_interp/05_host.ipynb 58
+# what ipykernel's shell puts in its environment (`ZMQInteractiveShell.init_environment`): colour where a tool can show it,
+# and no pager, which under the terminal a `!cmd` gets would wait for keys nobody types (`!git log` ran into the timeout)
+_KERNEL_ENVIRONMENT = {'TERM': 'xterm-color', 'CLICOLOR': '1', 'FORCE_COLOR': '1', 'CLICOLOR_FORCE': '1', 'PAGER': 'cat',
+                       'GIT_PAGER': 'cat'}
+
 @_patch
 def _ids(self:Sandbox) -> tuple:
     "(uid, gid) the code runs as: the host's own, or when the host is root an unused unprivileged pair of this session's own."
@@ -1095,7 +1100,7 @@ def _environment(self:Sandbox) -> dict:
     scratch = self._worker.scratch_dir or _SCRATCH
     return {'PATH': '/usr/local/bin:/usr/bin:/bin', 'HOME': scratch, 'TMPDIR': scratch, 'LANG': 'C.UTF-8',
             'MPLBACKEND': 'module://matplotlib_inline.backend_inline', 'MPLCONFIGDIR': f'{scratch}/.matplotlib',
-            'OPENBLAS_NUM_THREADS': '1', 'OMP_NUM_THREADS': '1', 'MKL_NUM_THREADS': '1', **self.env}
+            'OPENBLAS_NUM_THREADS': '1', 'OMP_NUM_THREADS': '1', 'MKL_NUM_THREADS': '1', **_KERNEL_ENVIRONMENT, **self.env}
 
 # %% ../../nbs/04_interp/05_host.ipynb 60
 @_patch

@@ -151,6 +151,11 @@ class Image:
     def to_dict(self) -> dict: return {'mime': self.mime, 'data': self.data, 'width': self.width, 'height': self.height}
 
 # %% ../../nbs/04_interp/04_results.ipynb 21
+# what a terminal acts on rather than shows, which a model would read as noise: a control sequence (colours, cursor
+# moves), an operating-system command (a title, a link) and any other escape (`ESC ( B` picks a character set). The
+# classes within each part are disjoint and none takes an escape, so a failed try ends at the next one: linear in the text
+_TERMINAL_CODES = re.compile(r'\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[ -/]*[0-~])')
+
 @dataclass(frozen=True)
 class RunResult:
     """What running a cell in a sandbox showed: printed output, the last expression's value, an error, images, notes,
@@ -173,7 +178,7 @@ class RunResult:
         parts, images, html_left = [], iter(self.images), _MAX_HTML_CHARACTERS
         for output in self.outputs:
             if output['output_type'] == 'stream':   # a `!cmd`'s terminal ends its lines in `\r\n`: a model reads `\n`
-                if text := output['text'].replace('\r\n', '\n').rstrip('\n'): parts.append(text)
+                if text := _TERMINAL_CODES.sub('', output['text'].replace('\r\n', '\n')).rstrip('\n'): parts.append(text)
             elif output['output_type'] in ('display_data', 'execute_result'):
                 pictures = [mime for mime in _IMAGE_MIMES if mime in output['data']]
                 # a value keeps its text beside its image; a displayed figure is its image
