@@ -163,7 +163,8 @@ def _cmd_python(args) -> int:
         if args.code is not None and args.file != '-': raise CliError('give the code either with -c or as FILE, not both')
         result = sandbox.run(args.code if args.code is not None else _read_input(args.file))
     if args.json: print(_shown(json.dumps(result.to_dict(), indent=2, ensure_ascii=False, default=str), sys.stdout, json_text=True))
-    elif str(result): print(_shown(str(result), sys.stdout))
+    # what the cell printed, colour and control codes included: `_shown` escapes them on a terminal, a pipe gets them as written
+    elif text := result.text(terminal_codes=True): print(_shown(text, sys.stdout))
     return 0 if result.ok else 1
 
 def _put_file(sandbox, path:str):

@@ -173,12 +173,13 @@ class RunResult:
 
     @property
     def ok(self) -> bool: return self.error is None
-    def _shown(self) -> list:
+    def _shown(self, terminal_codes:bool) -> list:
         "The text of each output in order: printed text, rich outputs as a model reads them, images described."
         parts, images, html_left = [], iter(self.images), _MAX_HTML_CHARACTERS
         for output in self.outputs:
             if output['output_type'] == 'stream':   # a `!cmd`'s terminal ends its lines in `\r\n`: a model reads `\n`
-                if text := _TERMINAL_CODES.sub('', output['text'].replace('\r\n', '\n')).rstrip('\n'): parts.append(text)
+                text = output['text'].replace('\r\n', '\n')
+                if text := (text if terminal_codes else _TERMINAL_CODES.sub('', text)).rstrip('\n'): parts.append(text)
             elif output['output_type'] in ('display_data', 'execute_result'):
                 pictures = [mime for mime in _IMAGE_MIMES if mime in output['data']]
                 # a value keeps its text beside its image; a displayed figure is its image
@@ -187,14 +188,22 @@ class RunResult:
                 if text is not None and (output['output_type'] == 'execute_result' or not pictures): parts.append(text)
                 parts += [str(next(images, '[image]')) for _ in pictures]
         return parts + [str(image) for image in images]   # figures that are no output (left open under the code's backend)
-    def __str__(self):
-        if '_text' in self.__dict__: return self.__dict__['_text']  # made once: reading HTML costs time
-        if self.outputs: parts = self._shown()
-        else: parts = ([self.output.rstrip('\n')] if self.output else []) + ([self.value] if self.value is not None else [])
+    def text(self,
+             terminal_codes:bool=False, # Keep the colour and control codes in printed text (for a terminal or a pipe that shows them)
+            ) -> str:
+        """What the cell showed, as text: printed output, values, the error, images described, then the notes. As `str`
+        gives it, for a model: printed text without the codes a terminal acts on."""
+        if self.outputs: parts = self._shown(terminal_codes)
+        else:
+            printed = self.output.replace('\r\n', '\n')
+            if not terminal_codes: printed = _TERMINAL_CODES.sub('', printed)
+            parts = ([printed.rstrip('\n')] if self.output else []) + ([self.value] if self.value is not None else [])
         if self.error: parts.append(self.error)
         if not self.outputs: parts += [str(image) for image in self.images]
-        object.__setattr__(self, '_text', '\n'.join(parts + [f'[{note}]' for note in self.notes]))
-        return self._text
+        return '\n'.join(parts + [f'[{note}]' for note in self.notes])
+    def __str__(self):
+        if '_text' not in self.__dict__: object.__setattr__(self, '_text', self.text())  # made once: reading HTML costs time
+        return self.__dict__['_text']
     def to_dict(self) -> dict:
         return {'output': self.output, 'value': self.value, 'error': self.error, 'images': [i.to_dict() for i in self.images],
                 'notes': list(self.notes), 'timed_out': self.timed_out, 'state_lost': self.state_lost, 'duration': self.duration,
