@@ -156,6 +156,11 @@ class Image:
 # classes within each part are disjoint and none takes an escape, so a failed try ends at the next one: linear in the text
 _TERMINAL_CODES = re.compile(r'\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[ -/]*[0-~])')
 
+def _printed(text:str, terminal_codes:bool) -> str:
+    "Printed `text` as a result's text shows it: `\r\n` (a `!cmd`'s terminal) as `\n`, and the terminal's codes left out unless kept."
+    text = text.replace('\r\n', '\n')
+    return text if terminal_codes else _TERMINAL_CODES.sub('', text)
+
 @dataclass(frozen=True)
 class RunResult:
     """What running a cell in a sandbox showed: printed output, the last expression's value, an error, images, notes,
@@ -177,9 +182,8 @@ class RunResult:
         "The text of each output in order: printed text, rich outputs as a model reads them, images described."
         parts, images, html_left = [], iter(self.images), _MAX_HTML_CHARACTERS
         for output in self.outputs:
-            if output['output_type'] == 'stream':   # a `!cmd`'s terminal ends its lines in `\r\n`: a model reads `\n`
-                text = output['text'].replace('\r\n', '\n')
-                if text := (text if terminal_codes else _TERMINAL_CODES.sub('', text)).rstrip('\n'): parts.append(text)
+            if output['output_type'] == 'stream':
+                if text := _printed(output['text'], terminal_codes).rstrip('\n'): parts.append(text)
             elif output['output_type'] in ('display_data', 'execute_result'):
                 pictures = [mime for mime in _IMAGE_MIMES if mime in output['data']]
                 # a value keeps its text beside its image; a displayed figure is its image
@@ -195,9 +199,8 @@ class RunResult:
         gives it, for a model: printed text without the codes a terminal acts on."""
         if self.outputs: parts = self._shown(terminal_codes)
         else:
-            printed = self.output.replace('\r\n', '\n')
-            if not terminal_codes: printed = _TERMINAL_CODES.sub('', printed)
-            parts = ([printed.rstrip('\n')] if self.output else []) + ([self.value] if self.value is not None else [])
+            printed = [_printed(self.output, terminal_codes).rstrip('\n')] if self.output else []
+            parts = printed + ([self.value] if self.value is not None else [])
         if self.error: parts.append(self.error)
         if not self.outputs: parts += [str(image) for image in self.images]
         return '\n'.join(parts + [f'[{note}]' for note in self.notes])
