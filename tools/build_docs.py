@@ -23,10 +23,11 @@ a group inside it, and each other sub-folder (`nbs/tutorials/`) is a section of 
 from __future__ import annotations
 
 import argparse, base64, logging, multiprocessing, os, re, shutil, sys, tempfile, time, traceback
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import urljoin
+from html.parser import HTMLParser
+from urllib.parse import unquote, urljoin, urlsplit
 
 from mkdocs.exceptions import Abort
 
@@ -34,7 +35,7 @@ TOOLS_DIR = Path(__file__).resolve().parent
 BASE_CONFIG = TOOLS_DIR/'mkdocs.yml'
 IMAGE_SUFFIXES = {'.png', '.jpg', '.jpeg', '.gif', '.svg', '.webp'}
 SECTION_TITLES = {'': 'API reference', 'tutorials': 'Tutorials'}
-SECTION_ORDER = ['', 'tutorials']  # other folders follow, alphabetically
+SECTION_ORDER = ['tutorials', 'guides', '']  # a reader's order: learn, then apply, then look up; other folders follow
 
 # Kept in the builder rather than as a separate file: it only styles what this builder emits.
 EXTRA_CSS = """\
@@ -74,6 +75,7 @@ class SiteSettings:
     page_names: dict       # notebook path relative to nbs/ -> page path relative to the docs root
     source_url: str = ''   # `{git_url}/blob/{branch}/`: where links to repository files outside nbs/ go
     skip_flags: tuple = () # cells with these directives are not run (settings.ini's tst_flags, as nbdev_test)
+    execute: bool = False  # run every cell again (True) or keep the stored outputs and run only what show_doc needs
 
 
 def page_path(notebook_relpath: str) -> str:
@@ -82,6 +84,13 @@ def page_path(notebook_relpath: str) -> str:
     name = parts[-1]
     parts[-1] = name[:-len('.ipynb')] + '.md' if name.endswith('.ipynb') else name + '.md'
     return '/'.join(parts)
+
+
+def nbdev_page_link(notebook_relpath: str) -> str:
+    "The page nbdev's symbol links name for a notebook (`04_interp/05_host.ipynb` -> `04_interp/host.md`)."
+    folder, _, name = notebook_relpath.rpartition('/')
+    name = re.sub(r'^\d+[a-zA-Z0-9]*_', '', name).removesuffix('.ipynb') + '.md'
+    return f'{folder}/{name}' if folder else name
 
 
 def package_folder(notebook_relpath: str) -> str:
@@ -109,23 +118,52 @@ def _cell_options(cell) -> dict:
     return options
 
 
-def _make_executor(notebook_path: Path, skip_flags: set):
-    "A processor that runs every code cell in one `CaptureShell`, skipping cells `nbdev_test` skips."
+def _needed_by_show_doc(cell) -> bool:
+    """Does `show_doc` need this cell run when the stored outputs are kept: a cell of imports only, or a `show_doc`
+    call? Exported cells are not run again: their names come from the exported module (see `_make_executor`)."""
+    import ast, warnings
+    from nbdev.processors import _do_eval
+    with warnings.catch_warnings():   # nbdev warns of a cell that mixes imports with code: those are not run here
+        warnings.simplefilter('ignore')
+        if not _do_eval(cell): return False
+    if cell.directives_.keys() & {'export', 'exports', 'exporti'}: return False
+    return all(isinstance(tree, (ast.Import, ast.ImportFrom)) for tree in cell.parsed_()) or 'show_doc(' in cell.source
+
+
+def _module_names_cell(nb) -> str:
+    "Code that puts every name of the module a notebook exports (`#| default_exp`) into the shell's namespace."
+    from nbdev.config import get_config
+    for cell in nb.cells:
+        exp = (getattr(cell, 'directives_', None) or {}).get('default_exp')
+        if exp:
+            module = f"{get_config().lib_path.name}.{exp[0]}"
+            return (f"import importlib as _importlib, types as _types\n"
+                    f"_module_attrs = set(vars(_types.ModuleType('m'))) | {{'__builtins__', '__file__', '__cached__', '__path__', '__all__'}}\n"
+                    f"globals().update({{k: v for k, v in vars(_importlib.import_module({module!r})).items() "
+                    f"if k not in _module_attrs}})")
+    return ''
+
+
+def _make_executor(notebook_path: Path, skip_flags: set, execute: bool = False):
+    """A processor that runs code cells in one `CaptureShell`, skipping cells `nbdev_test` skips: every cell when
+    `execute`, else only the cells `show_doc` needs (exports and imports, as `nbdev_docs`), the other cells keeping
+    the outputs stored in the notebook (tests/test_notebook_outputs.py keeps those fresh)."""
     from execnb.shell import CaptureShell
     from fastcore.basics import str2bool
     from nbdev.process import Processor
-    from nbdev.processors import _do_eval  # nbdev_docs' rule for the cells show_doc needs (nbdev is pinned)
 
     class execute_cells(Processor):
         def begin(self):
             frontmatter = getattr(self.nb, 'frontmatter_', {}) or {}
-            self.skip_all = str2bool(frontmatter.get('skip_exec', False))
+            self.skip_all = not execute or str2bool(frontmatter.get('skip_exec', False))
             self.shell = CaptureShell(notebook_path)
             self.shell.run_cell('from nbdev.showdoc import show_doc')
+            self.module_names = _module_names_cell(self.nb) if self.skip_all else ''
+            if self.module_names: self.shell.run_cell(self.module_names)
 
         def cell(self, cell):
             if cell.cell_type != 'code' or not cell.source: return
-            if self.skip_all and not _do_eval(cell): return  # `skip_exec: true`: only what show_doc needs, as nbdev_docs
+            if self.skip_all and not (self.module_names and _needed_by_show_doc(cell)): return  # stored outputs kept
             options = _cell_options(cell)
             if options.get('eval', '').lower() == 'false' or skip_flags & options.keys(): return
             if 'nbdev_export' + '(' in cell.source: return
@@ -170,8 +208,13 @@ def _add_public_links():
     and nbdev's lookup sends a name defined in several modules (`_jsonable`) to whichever it met last."""
     from nbdev.doclinks import NbdevLookup
 
+    from nbdev.config import get_config
+    lib = get_config().lib_path
+    # a module's own name (`parse`, `interp`) names the module in prose, not a function of that name in another one
+    modules = {p.stem for p in lib.iterdir() if (p.suffix == '.py' or (p/'__init__.py').exists())}
+
     class PublicLookup(NbdevLookup):
-        def doc(self, sym): return None if _is_private(sym) else super().doc(sym)
+        def doc(self, sym): return None if _is_private(sym) or sym in modules else super().doc(sym)
 
     def add_public_links(cell):
         lookup = PublicLookup()
@@ -182,17 +225,17 @@ def _add_public_links():
     return add_public_links
 
 
-def process_notebook(notebook_path: Path, skip_flags: set):
-    "Read, execute and process a notebook with nbdev's processors; returns the processed notebook."
+def process_notebook(notebook_path: Path, skip_flags: set, execute: bool = False):
+    "Read, execute (see `_make_executor`) and process a notebook with nbdev's processors; returns the processed notebook."
     from execnb.nbio import read_nb
     from nbdev.frontmatter import FrontmatterProc
     from nbdev.process import NBProcessor
     from nbdev.processors import (clean_magics, clean_show_doc, filter_stream_, hide_, hide_line, mv_exports,
                                   populate_language, rm_export, rm_header_dash, strip_ansi, strip_hidden_metadata)
-    # nbdev_docs' processor list, with these changes: every cell is executed (not only those show_doc needs),
-    # before hide_line/rm_export touch the code; the quarto-only ones (warning comment, code-fold) are left out;
+    # nbdev_docs' processor list, with these changes: with `execute` every cell is run again (by default only those
+    # show_doc needs, as nbdev_docs), before hide_line/rm_export touch the code; the quarto-only ones (warning comment, code-fold) are left out;
     # show_doc cells come in definition order, and private names are not linked.
-    procs = [FrontmatterProc, populate_language, _show_docs_in_order(), _make_executor(notebook_path, skip_flags),
+    procs = [FrontmatterProc, populate_language, _show_docs_in_order(), _make_executor(notebook_path, skip_flags, execute),
              strip_ansi, hide_line, filter_stream_, rm_header_dash, clean_show_doc, rm_export, clean_magics,
              hide_, _add_public_links(), mv_exports, strip_hidden_metadata]
     processor = NBProcessor(nb=read_nb(notebook_path), procs=procs)
@@ -352,7 +395,7 @@ def render_page(page: Page, site: SiteSettings) -> Page:
     # Run exactly what `nbdev_test` runs, which is checked to work offline: same skipped cells, same IN_TEST.
     os.environ['IN_TEST'] = '1'
     os.chdir(notebook_path.parent)
-    try: nb = process_notebook(notebook_path, set(site.skip_flags))
+    try: nb = process_notebook(notebook_path, set(site.skip_flags), site.execute)
     finally:
         os.chdir(cwd)
         if in_test is None: del os.environ['IN_TEST']
@@ -374,11 +417,15 @@ def link_symbols(pages: list[Page], docs_dir: Path, link_prefix: str):
     at this site's pages; an anchor no page defines (a private name has no `show_doc`) becomes a page link."""
     anchors = {p.markdown: {a.replace('\\', '') for a in _re_explicit_id.findall((docs_dir/p.markdown).read_text())}
                for p in pages}
+    # nbdev's links name a page by its notebook's folder and the notebook's name without its number
+    # (`04_interp/host.html`); this site's pages drop the folder's number too (`interp/host.md`)
+    pages_by_link = {p.markdown: p.markdown for p in pages}
+    pages_by_link.update({nbdev_page_link(p.notebook): p.markdown for p in pages})
     pattern = re.compile(r'\]\(' + re.escape(link_prefix) + r'([\w./-]+?)\.html(#[^)\s]*)?\)')
     for page in pages:
         to_root = '../' * page.markdown.count('/')
         def local(match):
-            target, anchor = match.group(1) + '.md', (match.group(2) or '')[1:]
+            target, anchor = pages_by_link.get(match.group(1) + '.md'), (match.group(2) or '')[1:]
             if target not in anchors: return match.group(0)
             return f']({to_root}{target}' + (f'#{anchor}' if anchor in anchors[target] else '') + ')'
         path = docs_dir/page.markdown
@@ -404,14 +451,26 @@ def navigation(pages: list[Page]) -> list:
     return home + [{SECTION_TITLES.get(s, s.replace('_', ' ').title()): sections[s]} for s in order]
 
 
-def _render_all(pages: list[Page], site: SiteSettings, workers: int) -> list[Page]:
+def _render_all(pages: list[Page], site: SiteSettings, workers: int, progress=None) -> list[Page]:
     # A fresh process per notebook, so notebooks cannot see each other's state (as under nbdev_test); they
-    # are forked from a server that has nbdev loaded already.
+    # are forked from a server that has nbdev loaded already. `progress(done, total, page)` is told of each page.
     context = multiprocessing.get_context('forkserver')
     context.set_forkserver_preload(['nbdev.processors', 'execnb.shell'])
     with ProcessPoolExecutor(workers, mp_context=context, max_tasks_per_child=1) as pool:
-        futures = [pool.submit(render_page, p, site) for p in pages]
-        return [f.result() for f in futures]
+        futures = {pool.submit(render_page, p, site): i for i, p in enumerate(pages)}
+        done = [None] * len(pages)
+        for count, future in enumerate(as_completed(futures), 1):
+            done[futures[future]] = page = future.result()
+            if progress: progress(count, len(pages), page)
+        return done
+
+
+def published_url() -> str:
+    "The address the site is published at (settings.ini's doc_host and doc_baseurl, ending in /), or ''."
+    from nbdev.config import get_config
+    config = get_config()
+    if not config.get('doc_host'): return ''
+    return urljoin(config.get('doc_host', '') + '/', config.get('doc_baseurl', '')).rstrip('/') + '/'
 
 
 def _check_destination(dest: Path, project_root: Path, nbs_path: Path):
@@ -423,8 +482,9 @@ def _check_destination(dest: Path, project_root: Path, nbs_path: Path):
 
 
 def build(dest: str | Path | None = None, strict: bool = False, workers: int | None = None,
-          keep_markdown: str | Path | None = None) -> list[Page]:
-    "Build the site into `dest` (default: settings.ini's doc_path); returns the pages built."
+          keep_markdown: str | Path | None = None, execute: bool = False, progress=None) -> list[Page]:
+    """Build the site into `dest` (default: settings.ini's doc_path); returns the pages built. Pages show the
+    notebooks' stored outputs unless `execute`; `progress(done, total, page)` is called as each page is written."""
     from nbdev.config import get_config
     from mkdocs.commands.build import build as mkdocs_build
     from mkdocs.config import load_config
@@ -437,8 +497,7 @@ def build(dest: str | Path | None = None, strict: bool = False, workers: int | N
     notebooks = find_notebooks(nbs_path)
     if not notebooks: raise DocsBuildError(f'no notebooks found in {nbs_path}')
     pages = [Page(nb, page_path(nb)) for nb in notebooks]
-    link_prefix = urljoin(config.get('doc_host', '') + '/', config.get('doc_baseurl', '')).rstrip('/') + '/' \
-        if config.get('doc_host') else ''
+    link_prefix = published_url()
 
     with tempfile.TemporaryDirectory(prefix='toolcall_docs_') as staging:
         staging = Path(staging)
@@ -453,14 +512,17 @@ def build(dest: str | Path | None = None, strict: bool = False, workers: int | N
         git_url = config.get('git_url', '').rstrip('/')
         site = SiteSettings(nbs_path, docs_dir, {p.notebook: p.markdown for p in pages},
                             f"{git_url}/blob/{config.get('branch', 'main')}/" if git_url else '',
-                            tuple(config.get('tst_flags', '').split()))
-        pages = _render_all(pages, site, workers)
+                            tuple(config.get('tst_flags', '').split()), execute)
+        pages = _render_all(pages, site, workers, progress)
         if link_prefix: link_symbols(pages, docs_dir, link_prefix)
         (docs_dir/'stylesheets').mkdir()
         (docs_dir/'stylesheets'/'extra.css').write_text(EXTRA_CSS)
         site_config = {'INHERIT': str(BASE_CONFIG), 'site_name': config.get('title', config.lib_name),
                        'site_description': config.get('description', ''), 'docs_dir': str(docs_dir),
                        'site_dir': str(dest), 'nav': navigation(pages), 'extra_css': ['stylesheets/extra.css']}
+        # the published address: the 404 page, served at any depth, needs it for its links (without it they are
+        # root-absolute and leave the site's path); every other page links relatively and works offline
+        if link_prefix: site_config['site_url'] = link_prefix
         config_file = staging/'mkdocs.yml'
         config_file.write_text(yaml.safe_dump(site_config, sort_keys=False, allow_unicode=True))
         mkdocs_build(load_config(str(config_file), strict=strict))
@@ -470,24 +532,94 @@ def build(dest: str | Path | None = None, strict: bool = False, workers: int | N
     return pages
 
 
+# ---------------------------------------------------------------- checking the built site
+
+class _PageScan(HTMLParser):
+    "Ids, links and the prose text (outside code) of one HTML page."
+    def __init__(self):
+        super().__init__()
+        self.ids, self.links, self.text, self._in_code = set(), [], [], 0
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if attrs.get('id'): self.ids.add(attrs['id'])
+        if tag == 'a' and attrs.get('name'): self.ids.add(attrs['name'])
+        for key in ('href', 'src'):
+            if attrs.get(key) and tag in ('a', 'img', 'link', 'script'): self.links.append(attrs[key])
+        if tag in ('code', 'pre', 'script', 'style'): self._in_code += 1
+    def handle_endtag(self, tag):
+        if tag in ('code', 'pre', 'script', 'style') and self._in_code: self._in_code -= 1
+    def handle_data(self, data):
+        if not self._in_code: self.text.append(data)
+
+
+_RAW_MARKDOWN = re.compile(r'\]\([^)\s]*\)|\[`[^`\]]+`\]|\[\]\(')   # a link's `](target)`, a "[`name`]", an empty-text link
+
+
+def check_site(site: str | Path, site_url: str = '') -> list[str]:
+    """Every problem a reader would meet in the built site at `site`: an internal link or image whose file does not
+    exist, an anchor its page does not define, a link that leaves the site's path (root-absolute, or `site_url`'s
+    host with another path), and Markdown left raw in a page's text. Returns one line per problem (empty: none)."""
+    site = Path(site).resolve()
+    scans = {}
+    for page in sorted(site.rglob('*.html')):
+        scan = _PageScan()
+        scan.feed(page.read_text(encoding='utf-8', errors='replace'))
+        scans[page] = scan
+    problems = []
+    base = urlsplit(site_url) if site_url else None
+    for page, scan in scans.items():
+        name = page.relative_to(site).as_posix()
+        for link in scan.links:
+            parts = urlsplit(link)
+            if parts.scheme in ('mailto', 'data', 'javascript'): continue
+            if (parts.scheme or parts.netloc) and not (base and parts.netloc == base.netloc): continue  # another site
+            if parts.scheme or parts.netloc or parts.path.startswith('/'):
+                root = base.path.rstrip('/') + '/' if base else '/'
+                if not base or not parts.path.startswith(root):
+                    problems.append(f'{name}: {link} leaves the site (its pages are under {root})'); continue
+                target = site/parts.path[len(root):]
+            else: target = (page.parent/parts.path).resolve() if parts.path else page
+            if target.is_dir(): target = target/'index.html'
+            if not target.exists():
+                problems.append(f'{name}: {link} points to a file that does not exist'); continue
+            if parts.fragment and target.suffix == '.html':
+                ids = scans[target].ids if target in scans else set()
+                if unquote(parts.fragment) not in ids: problems.append(f'{name}: {link}: no anchor #{parts.fragment}')
+        for match in _RAW_MARKDOWN.finditer(' '.join(scan.text)):
+            problems.append(f'{name}: raw Markdown in the text: {match.group(0)!r}')
+    return problems
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description='Build the docs site from the notebooks, offline (mkdocs-material).')
     parser.add_argument('--dest', help="output folder (default: doc_path in settings.ini, i.e. _docs)")
     parser.add_argument('--strict', action='store_true', help='fail on mkdocs warnings such as broken links')
     parser.add_argument('--workers', type=int, help='notebooks executed in parallel (default: number of CPUs)')
     parser.add_argument('--keep-markdown', help='also copy the generated Markdown and mkdocs.yml to this folder')
+    parser.add_argument('--check', action='store_true',
+                        help='then check every internal link, anchor and page text of the site (exit 1 on a problem)')
+    parser.add_argument('--execute', action='store_true',
+                        help="run every notebook's cells again (default: show the outputs stored in the notebooks)")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format='%(levelname)-7s - %(message)s')
     dest = Path(args.dest).resolve() if args.dest else None
     keep = Path(args.keep_markdown).resolve() if args.keep_markdown else None
     os.chdir(TOOLS_DIR.parent)  # settings.ini is found from the working directory
     start = time.perf_counter()
-    try: pages = build(dest, strict=args.strict, workers=args.workers, keep_markdown=keep)
+    def progress(done, total, page): print(f'[{done}/{total}] {page.notebook} ({page.seconds:.1f} s)', flush=True)
+    try: pages = build(dest, strict=args.strict, workers=args.workers, keep_markdown=keep, execute=args.execute,
+                       progress=progress)
     except (DocsBuildError, Abort) as e:
         print(f'build_docs: {e}', file=sys.stderr)
         return 1
     slowest = ', '.join(f'{p.notebook} {p.seconds:.1f} s' for p in sorted(pages, key=lambda p: -p.seconds)[:3])
     print(f'built {len(pages)} pages into {dest or "_docs"} in {time.perf_counter() - start:.1f} s (slowest: {slowest})')
+    if args.check:
+        from nbdev.config import get_config
+        problems = check_site(dest or Path(get_config().doc_path), published_url())
+        for problem in problems: print(f'build_docs: {problem}', file=sys.stderr)
+        print(f'checked the site: {len(problems)} problems')
+        if problems: return 1
     return 0
 
 
