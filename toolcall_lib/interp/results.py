@@ -5,7 +5,7 @@
 # %% ../../nbs/04_interp/04_results.ipynb 2
 from __future__ import annotations
 import base64, html as _html, json, re
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from .protocol import _IMAGE_MIMES
 
 # %% auto 0
@@ -137,6 +137,11 @@ def _json_value(text:str):
     return json.loads(_valid_text(shown)) if _SURROGATE.search(shown) else value
 
 # %% ../../nbs/04_interp/04_results.ipynb 20
+def _size(data:str) -> str:
+    "How much a base64 text holds, to show instead of the text"
+    size = len(data) * 3 // 4
+    return f'{size} bytes' if size < 1024 else f'{size / 1024:.1f} KiB'
+
 @dataclass(frozen=True)
 class Image:
     """A rich display output: an image produced by the code (a matplotlib figure, `IPython.display.Image`, an object
@@ -146,6 +151,7 @@ class Image:
     width: int = 0 # Width in pixels, read from the image's header (0 if unknown)
     height: int = 0 # Height in pixels, read from the image's header (0 if unknown)
     def __str__(self): return f'[{self.mime} image {self.width}x{self.height}, {len(self.data) * 3 // 4 // 1024} KiB]'
+    def __repr__(self): return f'Image({self.mime!r}, {self.width}x{self.height}, {_size(self.data)})'  # not the base64
     @property
     def bytes(self) -> bytes: return base64.b64decode(self.data)
     def to_dict(self) -> dict: return {'mime': self.mime, 'data': self.data, 'width': self.width, 'height': self.height}
@@ -204,6 +210,14 @@ class RunResult:
         if self.error: parts.append(self.error)
         if not self.outputs: parts += [str(image) for image in self.images]
         return '\n'.join(parts + [f'[{note}]' for note in self.notes])
+    def __repr__(self):
+        "The fields that are set, with each image and each output's image data shown by its size, not its base64"
+        def output(o:dict) -> dict:
+            if 'data' not in o: return o
+            return {**o, 'data': {mime: (f'<{_size(value)}>' if mime in _IMAGE_MIMES else value) for mime, value in o['data'].items()}}
+        shown = {f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name) != f.default}
+        if 'outputs' in shown: shown['outputs'] = tuple(output(o) for o in self.outputs)
+        return f"RunResult({', '.join(f'{k}={v!r}' for k, v in shown.items())})"
     def __str__(self):
         if '_text' not in self.__dict__: object.__setattr__(self, '_text', self.text())  # made once: reading HTML costs time
         return self.__dict__['_text']
