@@ -664,7 +664,7 @@ class Chat:
         self.ns, self.tool_search = mk_ns(tools), None
         if tool_search:   # the chat offers the search and the pinned tools; `_offered` adds the ones found
             from toolcall_lib.tool_search import search_catalog
-            self.tool_search = search_catalog(tool_search, self.ns, provider, _SCHEMA_FORMAT[provider])
+            self.tool_search = search_catalog(tool_search, self.ns, provider=provider, schema_format=_SCHEMA_FORMAT[provider])
             self.ns, self.tools = self.tool_search.ns, self.tool_search.tools
         else: self.tools = [tool_schema(func, _SCHEMA_FORMAT[provider], name=name) for name, func in self.ns.items()]
         self.messages, self.last_reply = [], None
@@ -698,7 +698,7 @@ class Chat:
 
     def _offered(self, ns:dict, tools:list, reply=None) -> tuple:
         "(the tools to run, the definitions to send) now: with `tool_search`, the ones found so far (in `reply` too) beside `ns` and `tools`."
-        return (ns, tools) if self.tool_search is None else self.tool_search.offered(ns, tools, reply)
+        return (ns, tools) if self.tool_search is None else self.tool_search.offered(ns, tools, reply=reply)
 
     async def _turns(self, prompt, ns:dict, tools:list, options:dict, done:Callable):
         "Ask and run tools until the model answers in text (its text) or `done()` after a turn (None)."

@@ -128,6 +128,7 @@ class CatalogSearch:
     def __init__(self,
                  setting:ToolSearch, # The settings
                  catalog:dict, # Every tool: name -> callable
+                 *,
                  provider:str, # The chat's wire format
                  schema_format:str, # The tool definition format `tool_schema` writes for it
                 ):
@@ -192,6 +193,7 @@ def found_in_reply(
 def offered(self:CatalogSearch,
             ns:dict, # The tools the chat offers itself (the pinned ones and the search, plus e.g. a final-answer tool)
             tools:list, # Their definitions
+            *,
             reply=None, # The reply about to be run, whose own search may have found tools
            ) -> tuple: # (what dispatch may call, the definitions to send)
     "The tools to run and to send now: `ns` and `tools` with every tool found so far."
@@ -207,14 +209,16 @@ def offered(self:CatalogSearch,
 
 def _tool_name(tool:dict) -> str: return tool.get('name') or (tool.get('function') or {}).get('name')
 
-# %% ../nbs/05_tool_search.ipynb 21
+# %% ../nbs/05_tool_search.ipynb 26
 def search_catalog(
     setting, # `True` (the defaults) or a `ToolSearch`
     catalog:dict, # Every tool: name -> callable
+    *,
     provider:str, # The chat's wire format
     schema_format:str, # The tool definition format `tool_schema` writes for it
 ) -> CatalogSearch:
     "A conversation's tool search over `catalog`, as `Chat(..., tool_search=setting)` asks."
     if setting is True: setting = ToolSearch()
-    if not isinstance(setting, ToolSearch): raise ToolSearchError(f'tool_search must be True or a ToolSearch, not {type(setting).__name__}')
-    return CatalogSearch(setting, catalog, provider, schema_format)
+    if not all(hasattr(setting, name) for name in ('pinned', 'limit', 'native', 'anthropic_search')):   # a ToolSearch, also one a reloaded module made
+        raise ToolSearchError(f'tool_search must be True or a ToolSearch, not {type(setting).__name__}')
+    return CatalogSearch(setting, catalog, provider=provider, schema_format=schema_format)
