@@ -153,7 +153,8 @@ def run() -> list:
     native = Chat(lambda messages, tools, system=None: None, tools, provider='anthropic', tool_search=True)
     rows = [{'case': f'first request, all {len(tools)} tools (Chat Completions)', 'value': request_tokens(everything), 'unit': unit},
             {'case': 'first request, local tool search (Chat Completions)', 'value': request_tokens(local), 'unit': unit},
-            {'case': "first request, Anthropic's own tool search (in the model's context)", 'value': request_tokens(native), 'unit': unit}]
+            {'case': "first request, Anthropic's own tool search (in the model's context)", 'value': request_tokens(native), 'unit': unit},
+            {'case': "first request, Anthropic's own tool search (sent, deferred ones included)", 'value': tokens(json.dumps(native.tools)), 'unit': unit}]
     documents = {name: tool_document(name, func) for name, func in tools.items()}
     index = index_for(documents)
     missing = [name for _, targets in TASKS for name in targets[:1] if name not in tools]

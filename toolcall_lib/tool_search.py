@@ -100,7 +100,7 @@ def _refusal(name:str, how:str) -> Callable:
         raise UnknownToolError(f'The tool {name!r} is not loaded yet, so it was not run: {how}, then call it.', tool=name)
     return not_found_yet
 
-# %% ../nbs/05_tool_search.ipynb 17
+# %% ../nbs/05_tool_search.ipynb 18
 SEARCH_TOOL = 'tool_search'
 _ANTHROPIC_SEARCH = {'bm25': {'type': 'tool_search_tool_bm25_20251119', 'name': 'tool_search_tool_bm25'},
                      'regex': {'type': 'tool_search_tool_regex_20251119', 'name': 'tool_search_tool_regex'}}
@@ -112,17 +112,20 @@ class ToolSearch:
                  pinned=(), # Names of the tools the model always sees, beside the search
                  *,
                  limit:int=5, # Most tools one local search finds
-                 native:bool=True, # Use the provider's own search where it has one (Anthropic, OpenAI Responses); False: the local one everywhere
+                 native=True, # The provider's own search where it has one: True (Anthropic and OpenAI Responses), False (the local search everywhere), or the providers to use it with, e.g. ('anthropic',)
                  anthropic_search:str='bm25', # Anthropic's search tool: 'bm25' (the model writes words) or 'regex' (a pattern)
                 ):
         if isinstance(pinned, str): pinned = [pinned]
         if not isinstance(limit, int) or limit < 1: raise ToolSearchError(f'limit must be a whole number of at least 1, not {limit!r}')
         if anthropic_search not in _ANTHROPIC_SEARCH: raise ToolSearchError(f"anthropic_search must be 'bm25' or 'regex', not {anthropic_search!r}")
+        native = NATIVE_SEARCH if native is True else () if not native else (native,) if isinstance(native, str) else tuple(native)
+        unknown = [provider for provider in native if provider not in NATIVE_SEARCH]
+        if unknown: raise ToolSearchError(f'native search is offered by {", ".join(NATIVE_SEARCH)}, not {", ".join(map(str, unknown))}')
         self.pinned, self.limit, self.native, self.anthropic_search = tuple(pinned), limit, native, anthropic_search
 
     def __repr__(self): return f'ToolSearch(pinned={list(self.pinned)!r}, limit={self.limit}, native={self.native})'
 
-# %% ../nbs/05_tool_search.ipynb 18
+# %% ../nbs/05_tool_search.ipynb 19
 class CatalogSearch:
     "One conversation's tool search: the catalog, what the model has found in it, and the tools to send and to run at each step."
     def __init__(self,
@@ -136,7 +139,7 @@ class CatalogSearch:
         missing = [name for name in setting.pinned if name not in catalog]
         if missing: raise ToolSearchError(f'pinned tools not in the catalog: {", ".join(missing)} (the catalog holds {len(catalog)} tools)')
         self.setting, self.catalog, self.provider, self.format = setting, catalog, provider, schema_format
-        self.native, self.found, self._rendered = setting.native and provider in NATIVE_SEARCH, {}, {}
+        self.native, self.found, self._rendered = provider in setting.native, {}, {}
         self.ns = {name: catalog[name] for name in setting.pinned}
         self.tools = [self._definition(name) for name in setting.pinned]
         if self.native:
@@ -173,7 +176,7 @@ class CatalogSearch:
         text = tool_document(name, self.catalog[name]).removeprefix(f'{_name_words(name)} {name} ')
         return text.split('\n')[0][:200]
 
-# %% ../nbs/05_tool_search.ipynb 20
+# %% ../nbs/05_tool_search.ipynb 21
 def found_in_reply(
     reply:dict, # A plain reply (or Responses' output list)
     provider:str, # Its wire format
@@ -209,7 +212,7 @@ def offered(self:CatalogSearch,
 
 def _tool_name(tool:dict) -> str: return tool.get('name') or (tool.get('function') or {}).get('name')
 
-# %% ../nbs/05_tool_search.ipynb 26
+# %% ../nbs/05_tool_search.ipynb 27
 def search_catalog(
     setting, # `True` (the defaults) or a `ToolSearch`
     catalog:dict, # Every tool: name -> callable
