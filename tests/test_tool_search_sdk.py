@@ -247,3 +247,12 @@ def test_settings_that_cannot_work_are_errors(server):
                    ) -> str: # Found
         return query
     with pytest.raises(ToolSearchError, match='rename it'): Chat(client, [tool_search], model='m', tool_search=True)
+
+@pytest.mark.parametrize('family,api', [('anthropic', None), ('openai', None)], ids=['anthropic-native', 'chat-completions-local'])
+def test_an_eager_stream_runs_what_the_search_found(server, family, api):
+    "A tool found by the provider's search in the very reply that calls it runs when the reply ends; one found before starts early."
+    RAN.clear()
+    chat = Chat(make_client(server, family), CATALOG, model='m', api=api, tool_search=ToolSearch(pinned=['get_weather']))
+    events = list(chat.stream('How much is 20 EUR in dollars?', eager=True))
+    assert RAN == ['convert_currency'] and chat.tool_results[-1] in ('22.0 USD', [{'type': 'text', 'text': '22.0 USD'}])
+    assert type(events[-1]).__name__ == 'StepEnd' and events[-1].final
