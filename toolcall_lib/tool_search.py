@@ -126,6 +126,8 @@ class ToolSearch:
     def __repr__(self): return f'ToolSearch(pinned={list(self.pinned)!r}, limit={self.limit}, native={self.native})'
 
 # %% ../nbs/05_tool_search.ipynb 19
+_FOUND_HEADER = 'These tools can be called from your next step on:'   # the local search's answer: then a line '- name: summary' per tool
+
 class CatalogSearch:
     "One conversation's tool search: the catalog, what the model has found in it, and the tools to send and to run at each step."
     def __init__(self,
@@ -170,7 +172,7 @@ class CatalogSearch:
         for name in names: self.found[name] = True
         if not names: return 'No tool matched those words. Try other words for what you want to do.'
         lines = [f'- {name}: {self._summary(name)}' for name in names]
-        return 'These tools can be called from your next step on:\n' + '\n'.join(lines)
+        return _FOUND_HEADER + '\n' + '\n'.join(lines)
 
     def _summary(self, name:str) -> str:
         text = tool_document(name, self.catalog[name]).removeprefix(f'{_name_words(name)} {name} ')
@@ -225,3 +227,30 @@ def search_catalog(
     if not all(hasattr(setting, name) for name in ('pinned', 'limit', 'native', 'anthropic_search')):   # a ToolSearch, also one a reloaded module made
         raise ToolSearchError(f'tool_search must be True or a ToolSearch, not {type(setting).__name__}')
     return CatalogSearch(setting, catalog, provider=provider, schema_format=schema_format)
+
+# %% ../nbs/05_tool_search.ipynb 29
+def _result_text(result) -> str:
+    "The text of one tool result, as `Chat.tool_results` holds it (text, content blocks, or Gemini's response object)."
+    if isinstance(result, str): return result
+    if isinstance(result, dict): return str(result.get('result') or result.get('output') or '')
+    if isinstance(result, list): return '\n'.join(str(part.get('text') or '') for part in result if isinstance(part, dict))
+    return ''
+
+@patch
+def remember(self:CatalogSearch,
+             messages:list, # A conversation in the chat's format (`Chat.messages`)
+             results:list=(), # Its tool results (`Chat.tool_results`), where the local search's answers are
+            ) -> list: # The tools it found, now offered
+    "Take the tools a conversation made elsewhere had found as found here."
+    names = []
+    if self.native and self.provider == 'anthropic':
+        names = [name for message in messages if isinstance(message, dict) and isinstance(message.get('content'), list)
+                 for name in found_in_reply({'content': message['content']}, 'anthropic')]
+    elif self.native: names = found_in_reply(list(messages), self.provider)
+    for result in results if not self.native else ():
+        text = _result_text(result)
+        if text.startswith(_FOUND_HEADER):
+            names += [line[2:].split(':', 1)[0] for line in text.splitlines()[1:] if line.startswith('- ')]
+    names = [name for name in dict.fromkeys(names) if name in self.catalog and name not in self.found]
+    for name in names: self.found[name] = True
+    return names
