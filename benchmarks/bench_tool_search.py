@@ -10,7 +10,8 @@ ask, from the tools' docs, each with the tool (or tools) that does it.
 Tokens are counted with OpenAI's o200k_base encoding (`bpe-openai`, which carries its tables: no download) on the
 tools of the first Chat Completions request as `Chat` sends them; without that package they are estimated as bytes / 4.
 With Anthropic's own search the deferred definitions still travel in the request, but the provider keeps them out of
-the model's context: the row counts what enters the context.
+the model's context: the row counts what enters the context. OpenAI Responses' own search defers a function's
+parameters but still shows the model its name and description (OpenAI's tool search guide): that row counts those.
 
 Run: `python benchmarks/bench_tool_search.py`; `run()` returns the rows as a list of dicts."""
 import asyncio, importlib, inspect, json, re, tempfile, time, warnings
@@ -151,10 +152,13 @@ def run() -> list:
     warm = time.perf_counter() - started
     everything = Chat(lambda messages, tools: None, tools)
     native = Chat(lambda messages, tools, system=None: None, tools, provider='anthropic', tool_search=True)
+    responses = Chat(lambda messages, tools: None, tools, provider='openai-responses', tool_search=True)
     rows = [{'case': f'first request, all {len(tools)} tools (Chat Completions)', 'value': request_tokens(everything), 'unit': unit},
             {'case': 'first request, local tool search (Chat Completions)', 'value': request_tokens(local), 'unit': unit},
             {'case': "first request, Anthropic's own tool search (in the model's context)", 'value': request_tokens(native), 'unit': unit},
-            {'case': "first request, Anthropic's own tool search (sent, deferred ones included)", 'value': tokens(json.dumps(native.tools)), 'unit': unit}]
+            {'case': "first request, Anthropic's own tool search (sent, deferred ones included)", 'value': tokens(json.dumps(native.tools)), 'unit': unit},
+            {'case': "first request, Responses' own tool search (names and descriptions stay in context)",
+             'value': tokens(json.dumps([{'name': t['name'], 'description': t.get('description', '')} for t in responses.tools if t.get('name')])), 'unit': unit}]
     documents = {name: tool_document(name, func) for name, func in tools.items()}
     index = index_for(documents)
     missing = [name for _, targets in TASKS for name in targets[:1] if name not in tools]
@@ -180,4 +184,4 @@ def run() -> list:
 if __name__ == '__main__':
     for row in run():
         peer = f"  vs {row['peer']:.4g} {row['unit']} ({row['peer_name']}, ratio {row['value'] / row['peer']:.3g})" if row.get('peer') else ''
-        print(f"{row['case']:<72} {row['value']:>10.4g} {row['unit']}{peer}")
+        print(f"{row['case']:<84} {row['value']:>10.4g} {row['unit']}{peer}")
