@@ -63,8 +63,13 @@ def mcp_rows(rows):
         goal = f"{r['goal']} {_goal(r['goal_met'])}" if r['goal'] else ''
         yield r['case'], f"{r['ours_ms']:.3f} ms", f"{r['peer_ms']:.3f} ms ({r['peer']})", r['ratio'], goal
 
+def tool_search_rows(rows):
+    for r in rows:
+        peer = f"{r['peer']:.4g} {r['unit']} ({r['peer_name']})" if r.get('peer') else ''
+        yield r['case'], f"{r['value']:.4g} {r['unit']}", peer, round(r['value'] / r['peer'], 4) if r.get('peer') else None, ''
+
 ADAPTERS = {'schema': schema_rows, 'dispatch': dispatch_rows, 'toolset': toolset_rows, 'interp': interp_rows, 'parse': parse_rows,
-            'loop': loop_rows, 'mcp': mcp_rows}
+            'loop': loop_rows, 'mcp': mcp_rows, 'tool_search': tool_search_rows}
 
 def collect(names) -> list:
     "Run the named benchmarks; return (benchmark, case, ours, peer, ratio, goal) rows."

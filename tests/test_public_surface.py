@@ -1,4 +1,4 @@
-"""The public surface of schema, dispatch, toolset, mcp and the command-line modules: every parameter of every public
+"""The public surface of schema, dispatch, toolset, tool_search, mcp and the command-line modules: every parameter of every public
 function, class and method carries a docments comment, and options past the first one or two parameters are
 keyword-only, but for the fastcore-compatible layer and the few signatures listed below with their reason."""
 import dataclasses, importlib, inspect
@@ -6,7 +6,7 @@ import dataclasses, importlib, inspect
 import pytest
 from fastcore.docments import docments
 
-MODULES = ['schema', 'dispatch', 'toolset', 'mcp', 'cli_targets', 'mcp_cli', 'cli']
+MODULES = ['schema', 'dispatch', 'toolset', 'tool_search', 'mcp', 'cli_targets', 'mcp_cli', 'cli']
 
 # Positional past the second parameter, on purpose:
 POSITIONAL = {

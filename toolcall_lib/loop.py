@@ -646,6 +646,7 @@ class Chat:
                  on_step:Callable|None=None, # Called with a `Step` for every reply, call and result (sync or async); what it raises stops the chat, which stays consistent
                  approve:Callable|None=None, # Called with each `PendingCall`, its arguments as they will run, before it runs: True runs it, False or a reason (str) refuses it, and so does raising (sync or async)
                  rescue:str|bool='markup', # Calls a server left in a structured reply's text: 'markup' (in a format's markup), 'any' (or True), False: never
+                 tool_search=None, # A large catalog, found by search: True or a `ToolSearch` (the model first sees a search tool and the pinned tools)
                  **request_options, # SDK clients: more arguments for the create method, e.g. temperature=0, max_tokens=1024
                 ):
         if provider == 'openai-responses' and api is None and sdk_provider(client) is not None: api = 'responses'
@@ -660,8 +661,12 @@ class Chat:
         self.client, self.provider, self.max_steps = client, provider, max_steps
         self.max_concurrency, self.timeout, self.system = max_concurrency, timeout, system
         self.on_step, self.approve, self.rescue = on_step, approve, _rescue_mode(rescue)
-        self.ns = mk_ns(tools)
-        self.tools = [tool_schema(func, _SCHEMA_FORMAT[provider], name=name) for name, func in self.ns.items()]
+        self.ns, self.tool_search = mk_ns(tools), None
+        if tool_search:   # the chat offers the search and the pinned tools; `_offered` adds the ones found
+            from toolcall_lib.tool_search import search_catalog
+            self.tool_search = search_catalog(tool_search, self.ns, provider=provider, schema_format=_SCHEMA_FORMAT[provider])
+            self.ns, self.tools = self.tool_search.ns, self.tool_search.tools
+        else: self.tools = [tool_schema(func, _SCHEMA_FORMAT[provider], name=name) for name, func in self.ns.items()]
         self.messages, self.last_reply = [], None
         if system is not None and provider in _SYSTEM_IN_MESSAGES: self.messages.append({'role': 'system', 'content': system})
 
@@ -691,14 +696,18 @@ class Chat:
         if output is not None: return await self._typed(prompt, Answer(output), retries)
         return await self._turns(prompt, self.ns, self.tools, {}, lambda: False)
 
+    def _offered(self, ns:dict, tools:list, reply=None) -> tuple:
+        "(the tools to run, the definitions to send) now: with `tool_search`, the ones found so far (in `reply` too) beside `ns` and `tools`."
+        return (ns, tools) if self.tool_search is None else self.tool_search.offered(ns, tools, reply=reply)
+
     async def _turns(self, prompt, ns:dict, tools:list, options:dict, done:Callable):
         "Ask and run tools until the model answers in text (its text) or `done()` after a turn (None)."
         if prompt is not None: self.messages.append(_user_message(prompt, self.provider))
         for number in range(1, self.max_steps + 1):
-            self.last_reply = reply = await self._ask(tools, options)
+            self.last_reply = reply = await self._ask(self._offered(ns, tools)[1], options)
             _check_format(reply, self.provider)
             await _report(self.on_step, Step('reply', reply, number), 'the chat has not recorded this reply; call it again with no prompt to ask anew')
-            results, messages, turn = await _run_turn(reply, ns, self.provider, self.max_concurrency, self.timeout,   # checked once, above
+            results, messages, turn = await _run_turn(reply, self._offered(ns, tools, reply)[0], self.provider, self.max_concurrency, self.timeout,   # checked once, above
                                                       self.approve, self.on_step, number, self.rescue)
             self.messages.extend(_model_turn(turn, self.provider) + messages)   # the reply and its results, or neither
             await _report_results(self.on_step, results, number, 'the tools ran and the chat has recorded their results; '
@@ -837,12 +846,12 @@ def _eager_call(event:CallFinished, provider:str) -> PendingCall:
     return PendingCall(event.call.name, event.call.arguments, event.call.id or f'call_{event.index}', provider)
 
 @patch
-async def _eager_turn(self:Chat, reply, started:dict, number:int) -> tuple:
+async def _eager_turn(self:Chat, reply, started:dict, number:int, ns:dict) -> tuple:
     "(results, messages, reply) of a reply some of whose calls started while it streamed; the others run now."
-    if self.provider == 'text': calls, refused = _text_batch(reply, self.ns)
+    if self.provider == 'text': calls, refused = _text_batch(reply, ns)
     else: calls, refused = _calls_in(reply, self.provider), []
     rest = [call for index, call in enumerate(calls) if index not in started]
-    ran = iter(await _run_calls(rest, self.ns, self.max_concurrency, self.timeout, self.approve, self.on_step, number))
+    ran = iter(await _run_calls(rest, ns, self.max_concurrency, self.timeout, self.approve, self.on_step, number))
     results = [(await started[index])[0] if index in started else next(ran) for index in range(len(calls))] + refused
     return results, result_messages(results, self.provider), reply
 
@@ -850,23 +859,26 @@ async def _eager_turn(self:Chat, reply, started:dict, number:int) -> tuple:
 @patch
 async def _stream_step(self:Chat, number:int, eager:bool):
     "One model call's events, its calls run (some early, with `eager`), the conversation extended, then `StepEnd`."
-    reader = stream_events(self.provider, _tool_schemas(self.ns) if self.provider == 'text' else None)
+    ns, tools = self._offered(self.ns, self.tools)
+    reader = stream_events(self.provider, _tool_schemas(ns) if self.provider == 'text' else None)
     raw, whole, started = [], None, {}
     def start(event):
-        if eager and self.approve is None and isinstance(event, CallFinished) and event.call.complete:
-            started[event.index] = asyncio.ensure_future(_run_calls([_eager_call(event, self.provider)], self.ns, 1,
+        if (eager and self.approve is None and isinstance(event, CallFinished) and event.call.complete
+                and (self.tool_search is None or event.call.name in ns)):   # a tool found in this very reply runs when it ends
+            started[event.index] = asyncio.ensure_future(_run_calls([_eager_call(event, self.provider)], ns, 1,
                                                                     self.timeout, None, self.on_step, number))
     try:
-        async for item in self._events(self.tools):
-            if isinstance(item, _Whole): whole, events = item.reply, _whole_events(item.reply, self.provider, self.ns)
+        async for item in self._events(tools):
+            if isinstance(item, _Whole): whole, events = item.reply, _whole_events(item.reply, self.provider, ns)
             else: raw.append(item); events = reader.feed(item)
             for event in events: start(event); yield event
         for event in ([] if whole is not None else reader.close()): start(event); yield event
         self.last_reply = reply = whole if whole is not None else plain_reply(collect_stream(raw, self.provider))
         _check_format(reply, self.provider)
         await _report(self.on_step, Step('reply', reply, number), 'the chat has not recorded this reply; call it again with no prompt to ask anew')
-        if started: results, messages, turn = await self._eager_turn(reply, started, number)
-        else: results, messages, turn = await _run_turn(reply, self.ns, self.provider, self.max_concurrency, self.timeout,
+        ns = self._offered(self.ns, self.tools, reply)[0]
+        if started: results, messages, turn = await self._eager_turn(reply, started, number, ns)
+        else: results, messages, turn = await _run_turn(reply, ns, self.provider, self.max_concurrency, self.timeout,
                                                         self.approve, self.on_step, number, self.rescue)
         self.messages.extend(_model_turn(turn, self.provider) + messages)
         for index, result in enumerate(results): yield CallResultEvent(index, result)
