@@ -11,7 +11,8 @@ from .results import Image, RunResult
 from .host import SandboxError, IsolationError, SandboxClosedError, IsolationWarning, Layer, SandboxStatus
 from .host import Sandbox, _template
 from .tool import run_python_here, default_sandbox, python, python_tool, SandboxPool, sandbox_status
+from .snapshot import Snapshot, Restored   # also gives Sandbox its snapshot() and restore()
 
 __all__ = ['run_python_here', 'landlock_abi', 'Image', 'RunResult', 'SandboxError', 'IsolationError', 'SandboxClosedError',
            'IsolationWarning', 'Layer', 'SandboxStatus', 'Sandbox', 'default_sandbox', 'python', 'python_tool',
-           'SandboxPool', 'sandbox_status']
+           'SandboxPool', 'sandbox_status', 'Snapshot', 'Restored']

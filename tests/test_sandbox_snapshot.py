@@ -1,0 +1,73 @@
+"""Snapshots taken from hostile sessions: the session controls everything the saving code runs with (builtins,
+modules, the scratch directory), so what it hands back is checked as untrusted data and never unpickled on the host."""
+import os, pickle, tempfile
+
+import pytest
+
+from toolcall_lib.interp import Sandbox, SandboxError, Snapshot
+
+
+@pytest.fixture
+def sandbox():
+    with Sandbox() as session: yield session
+
+
+def test_a_forged_manifest_is_refused(sandbox):
+    "The session replaces json.dump: the manifest it writes names a dotted 'variable' and a path out of scratch."
+    sandbox.run("import json\n_real = json.dump\n"
+                "def _forged(obj, f, **kw): _real({'names': ['os.system'], 'imports': [], 'definitions': [], 'lost': []}, f)\n"
+                "json.dump = _forged")
+    with pytest.raises(SandboxError, match='invalid snapshot.*not a Python name'): sandbox.snapshot()
+    assert sandbox.run('1 + 1').value == '2'   # the session goes on
+
+
+def test_a_planted_symlink_is_not_followed(sandbox):
+    "The manifest's name is a symlink to a host file: the host's read refuses it instead of reading the host file."
+    sandbox.run("import os\n_open = open\n"
+                "def _planting(name, mode='r', *a, **kw):\n"
+                "    if name == '.toolcall_snapshot.json' and 'w' in mode:\n"
+                "        os.symlink('/etc/passwd', name); return _open(os.devnull, mode)\n"
+                "    return _open(name, mode, *a, **kw)\n"
+                "open = _planting")   # the saving code runs in the session's namespace, so it gets this open
+    with pytest.raises(SandboxError, match='could not be saved'): sandbox.snapshot()
+
+
+def test_a_session_past_the_size_bound_is_refused(sandbox):
+    sandbox.run("open('big.bin', 'wb').write(b'x' * 300_000)")
+    with pytest.raises(SandboxError, match='over the 200000 byte limit'): sandbox.snapshot(max_bytes=200_000)
+    assert len(sandbox.snapshot(max_bytes=1_000_000).files[0][1]) == 300_000
+
+
+def test_values_past_the_bound_are_named_as_lost(sandbox):
+    sandbox.run("small = 1\nlarge = b'y' * 500_000")
+    saved = sandbox.snapshot(max_bytes=100_000)
+    assert saved.names == ('small',) and [n for n, _ in saved.lost] == ['large']
+    assert 'size limit' in dict(saved.lost)['large']
+
+
+def test_restoring_a_trap_runs_it_in_the_new_session_only(tmp_path):
+    "A pickle built to run code when read (anyone with write access to the store can build one)."
+    marker = tmp_path/'ran-on-the-host'
+    class Trap:
+        def __reduce__(self): return (os.system, (f'touch {marker}',))
+    forged = Snapshot(variables=pickle.dumps({'x': pickle.dumps(Trap())}), names=('x',))
+    with Sandbox.restore(forged.to_bytes()) as session:
+        assert session.restored.variables == ('x',)
+    assert not marker.exists()
+
+
+def test_a_variables_part_that_is_not_a_dict_costs_only_the_variables():
+    forged = Snapshot(variables=pickle.dumps(['not', 'a', 'dict']), imports=(('json', 'json'),))
+    with Sandbox.restore(forged) as session:
+        assert session.restored.imports == ('json',)
+        assert session.restored.lost == (('(variables)', 'not a snapshot of variables'),)
+        assert session.run('json.dumps(1)').value == "'1'"
+
+
+def test_restore_takes_the_sandbox_options():
+    with Sandbox() as first:
+        first.run("import math\ndef area(r): return math.pi * r * r\nradii = [1, 2]")
+        saved = first.snapshot()
+    with Sandbox.restore(saved, timeout=7, memory_mb=1024) as second:
+        assert second.run('round(sum(area(r) for r in radii), 3)').value == '15.708'
+        assert (second.timeout, second.limits['memory_mb']) == (7, 1024)
