@@ -268,7 +268,7 @@ def _cmd_run(args) -> int:
     tools = _module_tools(args.module)
     def note_overrun(step):
         if step.kind == 'result' and isinstance(step.data.exception, ToolTimeoutError): args.tool_still_running = True
-    _print_json(run_tools(reply, tools, provider=provider, timeout=args.timeout, on_step=note_overrun))
+    _print_json(run_tools(reply, tools, provider=provider, tool_timeout=args.timeout, on_step=note_overrun))
     return 0
 
 def _run_arguments(parser):
