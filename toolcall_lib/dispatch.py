@@ -5,8 +5,8 @@
 # %% auto 0
 __all__ = ['custom_types', 'ToolCallError', 'UnknownToolError', 'ToolNameRefusedError', 'ArgumentError', 'UnknownArgumentError',
            'MissingArgumentError', 'ArgumentValueError', 'ToolTimeoutError', 'mk_ns', 'resolve_nm', 'get_schema_nm',
-           'coerce_args', 'call_func', 'call_func_async', 'CallResult', 'failed_call_message', 'call_funcs_async',
-           'mk_param', 'schema2sig', 'mk_tool']
+           'coerce_args', 'call_func', 'renamed_option', 'call_func_async', 'CallResult', 'failed_call_message',
+           'call_funcs_async', 'mk_param', 'schema2sig', 'mk_tool']
 
 # %% ../nbs/01_dispatch.ipynb 2
 import asyncio, contextvars, dataclasses, enum, functools, inspect, json, keyword, threading, time, traceback, types, typing, warnings, weakref
@@ -20,8 +20,7 @@ from datetime import date, datetime, time as dtime
 from decimal import Decimal
 from uuid import UUID
 
-import jsonschema
-from fastcore.utils import listify
+from fastcore.basics import listify   # (fastcore.utils would import multiprocessing too)
 from pydantic import Base64Bytes, BaseModel, ConfigDict, Field, PlainValidator, TypeAdapter, ValidationError
 from pydantic.errors import PydanticUserError
 from pydantic.fields import FieldInfo
@@ -688,8 +687,13 @@ async def _within(timeout:float|None, awaitable, tool:str):
     return task.result()
 
 # %% ../nbs/01_dispatch.ipynb 84
-def _renamed(value, old_value, name:str, old_name:str):
-    "The value of option `name`, or of its deprecated old name `old_name` (which warns)"
+def renamed_option(value, # What the caller passed under the option's name (None: not given)
+                   old_value, # What the caller passed under its old name (None: not given)
+                   *,
+                   name:str, # The option's name, e.g. 'tool_timeout'
+                   old_name:str, # Its deprecated old name, e.g. 'timeout'
+                  ): # The value to use
+    "The value of option `name`, or of its deprecated old name `old_name` (which warns); both, differing, are an error"
     if old_value is None: return value
     warnings.warn(f"{old_name}= is deprecated: pass {name}=", DeprecationWarning, stacklevel=3)
     if value is not None and value != old_value: raise TypeError(f"{name}= and its old name {old_name}= disagree: pass {name}= alone")
@@ -703,7 +707,7 @@ async def call_func_async(fc_name:str|Callable, # The tool name the model sent (
                           tool_timeout:float|None=None, # Seconds the tool may take (None: no limit)
                           timeout:float|None=None): # Deprecated name of `tool_timeout`
     "`call_func` for an event loop: awaits an async tool, runs a sync one in a worker thread."
-    tool_timeout = _renamed(tool_timeout, timeout, 'tool_timeout', 'timeout')
+    tool_timeout = renamed_option(tool_timeout, timeout, name='tool_timeout', old_name='timeout')
     _check_ns(fc_name, ns)
     try:
         func, fc_name = _named_tool(fc_name, ns)
@@ -782,7 +786,7 @@ async def call_funcs_async(calls:list, # Tool calls: (name, arguments) pairs, di
                            timeout:float|None=None, # Deprecated name of `tool_timeout`
                           ) -> list[CallResult]: # One result per call, in order
     "Run a batch of tool calls concurrently and return their `CallResult`s in the calls' order; failures are results too."
-    tool_timeout = _renamed(tool_timeout, timeout, 'tool_timeout', 'timeout')
+    tool_timeout = renamed_option(tool_timeout, timeout, name='tool_timeout', old_name='timeout')
     if max_concurrency < 1: raise ValueError(f'max_concurrency must be at least 1, not {max_concurrency}')
     ns, semaphore = mk_ns(ns), asyncio.Semaphore(max_concurrency)
     return list(await asyncio.gather(*(_one_call(call, ns, semaphore, tool_timeout) for call in calls)))
@@ -944,6 +948,7 @@ def schema2sig(tool, # A tool definition (MCP `inputSchema`, Anthropic `input_sc
 # %% ../nbs/01_dispatch.ipynb 125
 def _validator(name:str, schema:dict):
     "A jsonschema validator for `schema` (its declared draft, else 2020-12), refusing an invalid schema"
+    import jsonschema   # here, not at the top: with its format checkers it takes longer to import than the rest of the library
     cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
     try: cls.check_schema(schema)
     except jsonschema.SchemaError as e: raise ValueError(f'Tool {name!r} has an invalid input schema: {e.message}') from None
@@ -951,6 +956,7 @@ def _validator(name:str, schema:dict):
 
 def _check_arguments(validator, arguments:dict, name:str):
     "Raise an `ArgumentValueError` naming the first place `arguments` break the schema"
+    import jsonschema.exceptions
     error = jsonschema.exceptions.best_match(validator.iter_errors(arguments))
     if error is None: return
     where = '.'.join(str(part) for part in error.absolute_path)

@@ -12,7 +12,7 @@ from typing import Any, Callable
 from fastcore.basics import patch
 from .assemble import ReplyTypeError, acollect_stream, collect_stream, is_stream_event, plain_reply
 from .content import result_content, result_pictures, tool_result_text, wire_value
-from .dispatch import CallResult, _renamed, call_funcs_async, coerce_args, mk_ns, resolve_nm
+from .dispatch import CallResult, call_funcs_async, coerce_args, mk_ns, renamed_option, resolve_nm
 from .errors import ToolcallLibError
 from .answers import ANSWER_TOOL, Answer, AnswerError
 from .events import CallResultEvent, StepEnd, stream_events
@@ -397,7 +397,7 @@ async def run_tools_async(
     timeout:float|None=None, # Deprecated name of `tool_timeout`
 ) -> list[dict]: # Messages to append to the conversation; empty when the reply made no calls
     "Run the tool calls in `reply` concurrently and return the tool-result messages, in the reply's own format."
-    tool_timeout = _renamed(tool_timeout, timeout, 'tool_timeout', 'timeout')
+    tool_timeout = renamed_option(tool_timeout, timeout, name='tool_timeout', old_name='timeout')
     reply = _readable_reply(reply, ns)
     if provider is None and isinstance(reply, str): _check_json_text(reply)
     found = _parsed_provider(provider) if isinstance(reply, ParseResult) else _checked_provider(reply, provider)
@@ -464,7 +464,7 @@ def run_tools(
     timeout:float|None=None, # Deprecated name of `tool_timeout`
 ) -> list[dict]: # Messages to append to the conversation; empty when the reply made no calls
     "Run the tool calls in `reply` and return the tool-result messages, in the reply's own format."
-    tool_timeout = _renamed(tool_timeout, timeout, 'tool_timeout', 'timeout')
+    tool_timeout = renamed_option(tool_timeout, timeout, name='tool_timeout', old_name='timeout')
     return _run_sync(run_tools_async(reply, ns, provider=provider, max_concurrency=max_concurrency, tool_timeout=tool_timeout,
                                      approve=approve, on_step=on_step, rescue=rescue))
 
@@ -688,7 +688,7 @@ class Chat:
             raise SettingError(f'provider={provider!r}, but the client speaks {spoken}: leave provider out, or pass a {provider} client')
         from toolcall_lib.schema import tool_schema
         self.client, self.provider, self.max_steps = client, provider, max_steps
-        self.max_concurrency, self.tool_timeout, self.system = max_concurrency, _renamed(tool_timeout, timeout, 'tool_timeout', 'timeout'), system
+        self.max_concurrency, self.tool_timeout, self.system = max_concurrency, renamed_option(tool_timeout, timeout, name='tool_timeout', old_name='timeout'), system
         self.on_step, self.approve, self.rescue = on_step, approve, _rescue_mode(rescue)
         self.ns = mk_ns(tools)
         self.tools = [tool_schema(func, _SCHEMA_FORMAT[provider], name=name) for name, func in self.ns.items()]

@@ -6,7 +6,7 @@
 from __future__ import annotations
 import asyncio, concurrent.futures, contextlib, contextvars, dataclasses, functools, json, os, secrets, shlex, sys, threading, types
 from collections.abc import Mapping
-from .dispatch import ToolCallError, _renamed, call_func_async, failed_call_message, mk_tool
+from .dispatch import ToolCallError, call_func_async, failed_call_message, mk_tool, renamed_option
 from .interp import Image, SandboxPool
 from .schema import render_schema, tool_schema
 
@@ -160,7 +160,7 @@ def mcp_server(
     from toolcall_lib.toolset import combine_tools
     namespace = combine_tools(tools) if not isinstance(tools, Mapping) else dict(tools)
     options.setdefault('log_level', 'WARNING')
-    tool_timeout = _renamed(tool_timeout, timeout, 'tool_timeout', 'timeout')
+    tool_timeout = renamed_option(tool_timeout, timeout, name='tool_timeout', old_name='timeout')
     return _server_class()(namespace, timeout=tool_timeout, name=name or 'toolcall', **options)
 
 # %% ../nbs/07_mcp.ipynb 40
