@@ -120,7 +120,7 @@ def test_a_module_mixing_tools_and_other_functions_offers_only_the_tools(tmp_pat
     for name, arguments in [('untyped', {'command': 'touch PWNED'}), ('anything', {'args': 'touch PWNED'}), ('system', {'command': 'touch PWNED'})]:
         reply.write_text(openai_reply(name, arguments))
         done = subprocess.run([str(SCRIPT), 'run', str(reply), str(module)], capture_output=True, text=True, timeout=60, cwd=tmp_path)
-        assert done.returncode == 0, done.stderr
+        assert done.returncode == 1 and 'every call failed' in done.stderr, done.stderr   # the only call failed
         assert 'add' in json.loads(done.stdout)[0]['content'] and name in json.loads(done.stdout)[0]['content']
     assert not (tmp_path/'PWNED').exists()
     reply.write_text(openai_reply('add', {'a': 2, 'b': '3'}))
@@ -196,7 +196,7 @@ def test_timeout_ends_the_whole_command_on_time(tmp_path):
 def test_deeply_nested_arguments_are_the_models_error_not_a_crash():
     reply = openai_reply('get_weather', {}).replace('"{}"', json.dumps('[' * 50_000 + ']' * 50_000))
     done = toolcall('run', '-', TOOLS, stdin=reply)
-    assert done.returncode == 0, done.stderr
+    assert done.returncode == 1 and 'every call failed' in done.stderr, done.stderr   # the only call failed, readably
     assert 'must be a JSON object' in json.loads(done.stdout)[0]['content']
 
 def test_run_reads_a_recorded_stream_as_json_list_or_lines():

@@ -74,7 +74,7 @@ def test_the_compatible_layer_keeps_its_positional_form():
         "Add."
         return a + b
     assert call_func('add', {'a': 'x'}, mk_ns(add), False).startswith('Invalid value')   # raise_on_err by position
-    schema = get_schema(add, 'parameters')
+    with pytest.warns(DeprecationWarning): schema = get_schema(add, 'parameters')   # deprecated: pname=... is the form now
     assert list(schema) == ['name', 'description', 'parameters']
     assert str(schema2sig(schema)) == '(a: int, *, b: int = 0)'
     assert mk_tool(lambda name, **arguments: arguments, schema)(1, b=2) == {'a': 1, 'b': 2}

@@ -1,6 +1,6 @@
-"""README.md stays in step with nbs/index.ipynb; it opens with the two commands of a checkout (one installs the library
-and runs its main job, one installs the dev tools and runs every test; CI runs the second), then a first call that
-works from an install."""
+"""README.md stays in step with nbs/index.ipynb; it opens with the two commands of a checkout, each labelled and in a
+block of its own so a copy button copies one (the user's installs the library and runs its main job, the developer's
+installs the dev tools and runs every test; CI runs the second), then a first call that works from an install."""
 import os, re, subprocess, sys
 from pathlib import Path
 
@@ -18,8 +18,10 @@ def sh_blocks(text: str) -> list:
 
 
 def opening_commands() -> list:
-    "The commands of the README's first shell block"
-    return sh_blocks(README.read_text(encoding='utf-8'))[0]
+    "The user's command and the developer's: the one command of each of the README's first two shell blocks"
+    blocks = sh_blocks(README.read_text(encoding='utf-8'))[:2]
+    assert [len(block) for block in blocks] == [1, 1], f'each opening block holds one command, alone: {blocks}'
+    return [block[0] for block in blocks]
 
 
 def test_readme_is_rendered_from_index_notebook():
@@ -28,8 +30,9 @@ def test_readme_is_rendered_from_index_notebook():
 
 def test_readme_opens_with_the_commands_then_a_first_call():
     text = README.read_text(encoding='utf-8')
-    assert text.index('```sh') < text.index('```python'), 'the commands must come before any example'
-    assert text.index('```sh') < text.index('\n## '), 'the commands open the README, before its first section'
+    second = text.index('```sh', text.index('```sh') + 1)
+    assert second < text.index('```python'), 'the commands must come before any example'
+    assert second < text.index('\n## '), 'the commands open the README, before its first section'
     for path in ('examples/replies/openai_chat.json', 'examples/weather_tools.py', 'tools/ensure_chromium', 'tools/ensure_postgres'):
         assert path in ' '.join(opening_commands()) and (ROOT/path).exists(), path
 
@@ -46,6 +49,8 @@ def test_readme_opens_with_two_commands():
     commands = opening_commands()
     assert len(commands) == 2, commands
     assert 'pip install .' in commands[0] and 'toolcall ' in commands[0]
+    text = README.read_text(encoding='utf-8')
+    assert text.index('**Use it**') < text.index(commands[0]) < text.index('**Develop it**') < text.index(commands[1])
     assert "'.[dev]'" in commands[1] and 'nbdev_test' in commands[1] and 'pytest' in commands[1]
 
 

@@ -15,8 +15,18 @@ __all__ = ['SUBCOMMANDS', 'register_subcommand', 'build_parser', 'main', 'CliErr
 from .cli_targets import CliError, load_module, load_target, module_tools, tool_refusal
 _all_ = ['CliError', 'load_module', 'load_target', 'module_tools']
 
+def _names_one(target:str) -> bool:
+    "Is `target` FILE:NAME or MODULE:NAME (one object), rather than a file or module (all its tools)?"
+    spec, colon, name = target.rpartition(':')
+    return bool(colon and spec and name)
+
 def _module_tools(spec:str) -> dict:
-    "`module_tools` of the module `spec` names; a module offering none is an error, not an empty tool list."
+    """The tools `spec` names: FILE or MODULE, every tool in it (a module offering none is an error, not an empty tool list);
+    FILE:NAME or MODULE:NAME, that function (or that list, dict or toolset of tools)."""
+    if _names_one(spec):
+        from toolcall_lib.mcp_cli import target_tools
+        from toolcall_lib.toolset import combine_tools
+        return combine_tools(target_tools(spec))
     tools = module_tools(load_module(spec))
     if not tools: raise CliError(f'{spec} offers no tools: no function in it has a schema (see toolcall schema {spec}:NAME)')
     return tools
@@ -56,14 +66,16 @@ def _read_input(source:str|None) -> str:
 
 # %% ../nbs/10_cli.ipynb 18
 def _cmd_schema(args) -> int:
-    "Print the tool schema of a function, method or class."
+    "Print the tool schema of a function, method or class; for a file or module alone, the list of its tools' schemas."
     from toolcall_lib.schema import tool_schema
-    target = load_target(args.target)
-    _print_json(tool_schema(target, fmt=args.format, strict=args.strict, dot2dash=args.dot2dash))
+    options = dict(fmt=args.format, strict=args.strict, dot2dash=args.dot2dash)
+    if _names_one(args.target): _print_json(tool_schema(load_target(args.target), **options))
+    else: _print_json([tool_schema(func, name=name, **options) for name, func in _module_tools(args.target).items()])
     return 0
 
 def _schema_arguments(parser):
-    parser.add_argument('target', metavar='MODULE_OR_FILE:NAME', help='e.g. examples/weather_tools.py:get_weather')
+    parser.add_argument('target', metavar='FILE:NAME', help='e.g. examples/weather_tools.py:get_weather, or MODULE:NAME; '
+                                                            'FILE or MODULE alone: every tool in it, as a list')
     parser.add_argument('--format', default='anthropic',
                         choices=['openai', 'openai-responses', 'anthropic', 'gemini', 'gemini-openapi', 'mcp'],
                         help='provider format (default: anthropic)')
@@ -91,7 +103,7 @@ def _parse_arguments(parser):
     parser.add_argument('file', nargs='?', default='-', metavar='FILE', help='model output to read (default: stdin, also "-")')
     allow = parser.add_mutually_exclusive_group()
     allow.add_argument('--tools', metavar='NAME,...', help='comma-separated tool names to accept (default: any)')
-    allow.add_argument('--tools-from', metavar='MODULE_OR_FILE', help="accept this module's tools, typing values by their schemas")
+    allow.add_argument('--tools-from', metavar='FILE[:NAME]', help="accept these tools (a file's or module's, or one), typing values by their schemas")
     parser.add_argument('--standalone', action='store_true', help='read the whole input as one call payload')
 
 register_subcommand('parse', _parse_arguments, _cmd_parse, help='print the tool calls found in model text',
@@ -102,13 +114,15 @@ def _cmd_call(args) -> int:
     "Call one tool from a module with JSON arguments and print the result."
     from toolcall_lib.dispatch import ToolCallError, call_func
     from toolcall_lib.loop import tool_result_text
-    module = load_module(args.module)
+    spec, tool, arguments = _call_target(args)
+    module = load_module(spec)
     tools = module_tools(module)
-    if args.tool not in tools and hasattr(module, args.tool):
-        reason = tool_refusal(getattr(module, args.tool), args.tool) or "it is not in the module's __all__"
-        raise CliError(f'{args.module} does not offer {args.tool!r} as a tool: {reason}')
-    arguments = _read_input('-') if args.arguments == '-' else args.arguments
-    try: value = call_func(args.tool, arguments, tools)
+    if tool not in tools and hasattr(module, tool):
+        reason = tool_refusal(getattr(module, tool), tool) or "it is not in the module's __all__"
+        raise CliError(f'{spec} does not offer {tool!r} as a tool: {reason}')
+    arguments = _read_input('-') if arguments == '-' else arguments
+    args.tool = tool
+    try: value = call_func(tool, arguments, tools)
     except ToolCallError as error: raise CliError(str(error)) from None
     except Exception as error:
         print(_shown(f'toolcall call: {args.tool} raised {type(error).__name__}: {error}', sys.stderr), file=sys.stderr)
@@ -116,10 +130,22 @@ def _cmd_call(args) -> int:
     print(_shown(tool_result_text(value), sys.stdout))
     return 0
 
+def _call_target(args) -> tuple:
+    "(file or module, tool name, JSON text) from `FILE:NAME [JSON]`; the older `FILE NAME [JSON]` still reads, and a file of one tool needs no NAME"
+    if _names_one(args.target):
+        if args.older_json is not None: raise CliError(f'one JSON argument after {args.target}, not two')
+        spec, _, name = args.target.rpartition(':')
+        return spec, name, args.arguments or '{}'
+    if args.arguments is not None and args.arguments.lstrip()[:1] not in ('{', '[', '-', ''):
+        return args.target, args.arguments, args.older_json or '{}'   # FILE NAME [JSON], as before FILE:NAME
+    tools = _module_tools(args.target)
+    if len(tools) == 1: return args.target, next(iter(tools)), args.arguments or '{}'
+    raise CliError(f'name the tool to call: toolcall call {args.target}:NAME (it offers {", ".join(sorted(tools))})')
+
 def _call_arguments(parser):
-    parser.add_argument('module', metavar='MODULE_OR_FILE', help='the module holding the tools')
-    parser.add_argument('tool', metavar='TOOL', help='the tool to call')
-    parser.add_argument('arguments', nargs='?', default='{}', metavar='JSON', help='arguments as a JSON object (default: {}; "-" reads stdin)')
+    parser.add_argument('target', metavar='FILE:NAME', help='the tool, e.g. examples/weather_tools.py:get_weather, or MODULE:NAME')
+    parser.add_argument('arguments', nargs='?', metavar='JSON', help='arguments as a JSON object (default: {}; "-" reads stdin)')
+    parser.add_argument('older_json', nargs='?', help=argparse.SUPPRESS)   # the JSON of the older form, FILE NAME JSON
 
 register_subcommand('call', _call_arguments, _cmd_call, help='call one tool of a module with JSON arguments',
                     description='Call one tool of a module with JSON arguments, coerced to its annotated types.')
@@ -161,27 +187,57 @@ def _cmd_python(args) -> int:
             return 0
         for path in args.data_files: _put_file(sandbox, path)
         if args.code is not None and args.file != '-': raise CliError('give the code either with -c or as FILE, not both')
+        if args.code is None and args.file == '-' and _is_terminal(sys.stdin) and not args.json: return _repl(sandbox)
         result = sandbox.run(args.code if args.code is not None else _read_input(args.file))
     if args.json: print(_shown(json.dumps(result.to_dict(), indent=2, ensure_ascii=False, default=str), sys.stdout, json_text=True))
     # what the cell printed, colour and control codes included: `_shown` escapes them on a terminal, a pipe gets them as written
     elif text := result.text(terminal_codes=True): print(_shown(text, sys.stdout))
     return 0 if result.ok else 1
 
+def _repl(sandbox) -> int:
+    "A small read-run-print loop on a terminal: `>>> ` and `... ` prompts, each complete statement run in the session, Ctrl-D to leave."
+    import codeop
+    print(f'toolcall python: a sandboxed session (Ctrl-D to leave)', file=sys.stderr)
+    lines = []
+    while True:
+        try: line = input('... ' if lines else '>>> ')
+        except EOFError: print(file=sys.stderr); return 0
+        except KeyboardInterrupt: print('\nKeyboardInterrupt', file=sys.stderr); lines = []; continue
+        lines.append(line)
+        source = '\n'.join(lines)
+        try: complete = codeop.compile_command(source, '<stdin>', 'single') is not None
+        except (SyntaxError, ValueError, OverflowError): complete = True   # the session reports the error
+        if not complete or (len(lines) > 1 and line.strip()): continue     # a block ends with an empty line
+        lines = []
+        if not source.strip(): continue
+        result = sandbox.run(source)
+        if text := result.text(terminal_codes=True): print(_shown(text, sys.stdout))
+
 def _put_file(sandbox, path:str):
     "Copy the host file `path` into the sandbox's scratch directory under its own name."
     from toolcall_lib.interp import SandboxError
     source = Path(path)
-    if not source.is_file(): raise CliError(f'--file {path}: no such file')
+    if not source.is_file(): raise CliError(f'--copy-in {path}: no such file')
     limit = sandbox.limits['max_file_mb'] << 20
-    if source.stat().st_size > limit: raise CliError(f'--file {path}: over the sandbox\'s {sandbox.limits["max_file_mb"]} MiB file limit')
+    if source.stat().st_size > limit: raise CliError(f'--copy-in {path}: over the sandbox\'s {sandbox.limits["max_file_mb"]} MiB file limit')
     try: sandbox.write_file(source.name, source.read_bytes())
-    except (OSError, ValueError, SandboxError) as error: raise CliError(f'--file {path}: {error}') from None
+    except (OSError, ValueError, SandboxError) as error: raise CliError(f'--copy-in {path}: {error}') from None
+
+class _OlderFlag(argparse._AppendAction):
+    "An old spelling of a repeatable flag: it still works, and says once on stderr which flag to use now."
+    def __init__(self, *args, new_flag:str, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.new_flag = new_flag
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(f'{parser.prog}: {option_string} is deprecated: use {self.new_flag}', file=sys.stderr)
+        super().__call__(parser, namespace, values, option_string)
 
 def _python_arguments(parser):
     parser.add_argument('file', nargs='?', default='-', metavar='FILE', help='code to run (default: stdin, also "-")')
     parser.add_argument('-c', dest='code', metavar='CODE', help='code to run, given as text (like python -c)')
-    parser.add_argument('--file', dest='data_files', action='append', default=[], metavar='PATH',
-                        help="put a host file into the sandbox's scratch directory first, under its own name (repeatable)")
+    parser.add_argument('--copy-in', dest='data_files', action='append', default=[], metavar='PATH',
+                        help="copy a host file into the sandbox's scratch directory first, under its own name (repeatable)")
+    parser.add_argument('--file', dest='data_files', action=_OlderFlag, new_flag='--copy-in', help=argparse.SUPPRESS)
     parser.add_argument('--status', action='store_true', help='print the active isolation layers instead of running code')
     parser.add_argument('--timeout', type=float, default=30, help='seconds before the code is interrupted (default: 30)')
     parser.add_argument('--require-isolation', action='store_true', help='refuse to run unless every isolation layer is active')
@@ -266,17 +322,25 @@ def _cmd_run(args) -> int:
     from toolcall_lib.loop import run_tools
     reply, provider = _read_reply(args.reply, args.provider)
     tools = _module_tools(args.module)
+    results = []
     def note_overrun(step):
-        if step.kind == 'result' and isinstance(step.data.exception, ToolTimeoutError): args.tool_still_running = True
-    _print_json(run_tools(reply, tools, provider=provider, timeout=args.timeout, on_step=note_overrun))
+        if step.kind != 'result': return
+        results.append(step.data)
+        if isinstance(step.data.exception, ToolTimeoutError): args.tool_still_running = True
+    _print_json(run_tools(reply, tools, provider=provider, tool_timeout=args.tool_timeout, on_step=note_overrun))
+    if results and not any(result.ok for result in results):
+        first = ' '.join(results[0].error.split())
+        print(_shown(f'toolcall run: every call failed ({len(results)}); the first: {first}', sys.stderr), file=sys.stderr)
+        return 1
     return 0
 
 def _run_arguments(parser):
     parser.add_argument('reply', metavar='REPLY', help='the reply: provider JSON or raw model text (a file, or "-" for stdin)')
-    parser.add_argument('module', metavar='MODULE_OR_FILE', help='the module holding the tools')
+    parser.add_argument('module', metavar='FILE[:NAME]', help="the tools: a file's or module's, or FILE:NAME for one")
     parser.add_argument('--provider', choices=['openai', 'openai-responses', 'anthropic', 'gemini', 'text'],
                         help='the reply format (default: detected)')
-    parser.add_argument('--timeout', type=float, help='seconds each tool call may take; the command ends when they are up')
+    parser.add_argument('--tool-timeout', '--timeout', dest='tool_timeout', type=float,
+                        help='seconds each tool call may take; the command ends when they are up')
 
 register_subcommand('run', _run_arguments, _cmd_run, help="run the tool calls in a model's reply",
                     description="Run the tool calls in a model's reply and print the tool-result messages as JSON.")
@@ -336,5 +400,5 @@ def main(
     status = _run_handler(args)
     if argv is None and getattr(args, 'tool_still_running', False):
         sys.stderr.flush()
-        os._exit(status)   # a sync tool overran --timeout and its thread cannot be stopped: end the command now instead of joining it
+        os._exit(status)   # a sync tool overran --tool-timeout and its thread cannot be stopped: end the command now instead of joining it
     return status

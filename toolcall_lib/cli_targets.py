@@ -24,7 +24,7 @@ def _no_such_file(spec:str) -> CliError:
                     'the command starts in; give an absolute path)')
 
 def load_module(
-    spec:str, # A dotted module name, or a path to a `.py` file (relative to the current directory)
+    spec:str, # A dotted module name (found in the current directory too), or a path to a `.py` file (relative to the current directory)
 ):
     "Import `spec` as a module, by dotted name or from a file path."
     path = Path(spec)
@@ -40,6 +40,10 @@ def load_module(
             del sys.modules[module_name]
             raise CliError(f'{spec} failed to import: {type(error).__name__}: {error}') from None
         return module
+    if not all(part.isidentifier() for part in spec.split('.')):
+        raise CliError(f'{spec!r} is neither a .py file nor a module name: a target is MODULE_OR_FILE:NAME (FILE:NAME or '
+                       'MODULE:NAME, one tool), or a file or module alone (every tool in it)')
+    if '' not in sys.path and os.getcwd() not in sys.path: sys.path.insert(0, os.getcwd())   # as `python -m` does
     try: return importlib.import_module(spec)
     except ModuleNotFoundError as error: raise CliError(f'cannot import module {spec!r}: {error}') from None
     except Exception as error: raise CliError(f'{spec} failed to import: {type(error).__name__}: {error}') from None

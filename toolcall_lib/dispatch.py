@@ -5,11 +5,11 @@
 # %% auto 0
 __all__ = ['custom_types', 'ToolCallError', 'UnknownToolError', 'ToolNameRefusedError', 'ArgumentError', 'UnknownArgumentError',
            'MissingArgumentError', 'ArgumentValueError', 'ToolTimeoutError', 'mk_ns', 'resolve_nm', 'get_schema_nm',
-           'coerce_args', 'call_func', 'call_func_async', 'CallResult', 'failed_call_message', 'call_funcs_async',
-           'mk_param', 'schema2sig', 'mk_tool']
+           'coerce_args', 'call_func', 'renamed_option', 'call_func_async', 'CallResult', 'failed_call_message',
+           'call_funcs_async', 'mk_param', 'schema2sig', 'mk_tool']
 
 # %% ../nbs/01_dispatch.ipynb 2
-import asyncio, contextvars, dataclasses, enum, functools, inspect, json, keyword, threading, time, traceback, types, typing, weakref
+import asyncio, contextvars, dataclasses, enum, functools, inspect, json, keyword, threading, time, traceback, types, typing, warnings, weakref
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from inspect import Parameter
@@ -20,8 +20,7 @@ from datetime import date, datetime, time as dtime
 from decimal import Decimal
 from uuid import UUID
 
-import jsonschema
-from fastcore.utils import listify
+from fastcore.basics import listify   # (fastcore.utils would import multiprocessing too)
 from pydantic import Base64Bytes, BaseModel, ConfigDict, Field, PlainValidator, TypeAdapter, ValidationError
 from pydantic.errors import PydanticUserError
 from pydantic.fields import FieldInfo
@@ -630,13 +629,28 @@ def coerce_args(func:Callable, # The tool
     return kwargs | {p.name: a for p, a in zip(plan.positional_only, args)}
 
 # %% ../nbs/01_dispatch.ipynb 69
-def call_func(fc_name:str, # The tool name the model sent
+def _named_tool(fc_name, ns):
+    "(the tool, its name for messages) for `call_func`'s first argument: a name looked up in `ns`, or the callable itself"
+    if callable(fc_name) and not isinstance(fc_name, str):
+        if ns is not None: raise TypeError("call_func takes a tool name and the namespace it lives in, or the function alone: "
+                                           "call_func(name, arguments, ns) or call_func(f, arguments)")
+        return fc_name, getattr(fc_name, '__name__', None) or type(fc_name).__name__
+    if ns is None: raise TypeError(f"call_func({_short(fc_name)}, ...) needs the namespace to find the tool in: call_func(name, arguments, ns), "
+                                   "or pass the function itself: call_func(f, arguments)")
+    return resolve_nm(fc_name, ns), fc_name
+
+def _check_ns(fc_name, ns):
+    "The usage errors of `_named_tool`, raised before anything else (they are the caller's mistake, not the model's)"
+    if (ns is None) != (callable(fc_name) and not isinstance(fc_name, str)): _named_tool(fc_name, ns)
+
+def call_func(fc_name:str|Callable, # The tool name the model sent (looked up in `ns`), or the tool itself
               fc_inputs:dict|str, # The arguments the model sent: a dict, or JSON object text
-              ns, # The namespace: a mapping of tool names, or what `mk_ns` accepts
+              ns=None, # The namespace: a mapping of tool names, or what `mk_ns` accepts (None when `fc_name` is the tool)
               raise_on_err:bool=True): # Raise errors? Otherwise return their message as the result
     "Run the tool the model named, from namespace `ns`, with its arguments converted to the annotated types."
+    _check_ns(fc_name, ns)
     try:
-        func = resolve_nm(fc_name, ns)
+        func, fc_name = _named_tool(fc_name, ns)
         args, kwargs = _plan_for(func).bind(fc_inputs, fc_name)
     except ToolCallError as err:
         if raise_on_err: raise
@@ -646,7 +660,7 @@ def call_func(fc_name:str, # The tool name the model sent
         if raise_on_err: raise
         return str(err) if isinstance(err, ToolCallError) else traceback.format_exc()
 
-# %% ../nbs/01_dispatch.ipynb 81
+# %% ../nbs/01_dispatch.ipynb 83
 _worker_pool = None
 
 def _pool() -> ThreadPoolExecutor:
@@ -672,27 +686,42 @@ async def _within(timeout:float|None, awaitable, tool:str):
     if not done: raise ToolTimeoutError(f"Tool {tool!r} did not finish within {timeout:g} s; try a smaller request.", tool=tool)
     return task.result()
 
-# %% ../nbs/01_dispatch.ipynb 82
-async def call_func_async(fc_name:str, # The tool name the model sent
+# %% ../nbs/01_dispatch.ipynb 84
+def renamed_option(value, # What the caller passed under the option's name (None: not given)
+                   old_value, # What the caller passed under its old name (None: not given)
+                   *,
+                   name:str, # The option's name, e.g. 'tool_timeout'
+                   old_name:str, # Its deprecated old name, e.g. 'timeout'
+                  ): # The value to use
+    "The value of option `name`, or of its deprecated old name `old_name` (which warns); both, differing, are an error"
+    if old_value is None: return value
+    warnings.warn(f"{old_name}= is deprecated: pass {name}=", DeprecationWarning, stacklevel=3)
+    if value is not None and value != old_value: raise TypeError(f"{name}= and its old name {old_name}= disagree: pass {name}= alone")
+    return old_value
+
+async def call_func_async(fc_name:str|Callable, # The tool name the model sent (looked up in `ns`), or the tool itself
                           fc_inputs:dict|str, # The arguments the model sent: a dict, or JSON object text
-                          ns, # The namespace: a mapping of tool names, or what `mk_ns` accepts
+                          ns=None, # The namespace: a mapping of tool names, or what `mk_ns` accepts (None when `fc_name` is the tool)
                           raise_on_err:bool=True, # Raise errors? Otherwise return their message as the result
                           *,
-                          timeout:float|None=None): # Seconds the tool may take (None: no limit)
+                          tool_timeout:float|None=None, # Seconds the tool may take (None: no limit)
+                          timeout:float|None=None): # Deprecated name of `tool_timeout`
     "`call_func` for an event loop: awaits an async tool, runs a sync one in a worker thread."
+    tool_timeout = renamed_option(tool_timeout, timeout, name='tool_timeout', old_name='timeout')
+    _check_ns(fc_name, ns)
     try:
-        func = resolve_nm(fc_name, ns)
+        func, fc_name = _named_tool(fc_name, ns)
         plan = _plan_for(func)
         args, kwargs = plan.bind(fc_inputs, fc_name)
     except ToolCallError as err:
         if raise_on_err: raise
         return str(err)
-    try: return await _within(timeout, _run(func, plan, args, kwargs), fc_name)
+    try: return await _within(tool_timeout, _run(func, plan, args, kwargs), fc_name)
     except Exception as err:
         if raise_on_err: raise
         return str(err) if isinstance(err, ToolCallError) else traceback.format_exc()
 
-# %% ../nbs/01_dispatch.ipynb 94
+# %% ../nbs/01_dispatch.ipynb 98
 @dataclasses.dataclass(frozen=True)
 class CallResult:
     "The outcome of one tool call: its `value`, or the `error` message for the model."
@@ -716,7 +745,7 @@ class CallResult:
         return dict(id=self.id, name=self.name, ok=self.ok, value=to_jsonable_python(self.value, fallback=repr),
                     error=self.error, elapsed=self.elapsed)
 
-# %% ../nbs/01_dispatch.ipynb 95
+# %% ../nbs/01_dispatch.ipynb 99
 def _call_parts(call) -> tuple:
     "(id, name, arguments) from a (name, arguments) pair, a dict, or an object with name/arguments attributes"
     if isinstance(call, (tuple, list)) and len(call) in (2, 3): return (None, *call) if len(call) == 2 else tuple(call)
@@ -735,7 +764,7 @@ def failed_call_message(name:str, # The tool name the model sent
     "The text a model gets for a failed call: a `ToolCallError`'s own words, else the tool, the error's type and its text."
     return str(error) if isinstance(error, ToolCallError) else f'Error in tool {name!r}: {type(error).__name__}: {error}'
 
-async def _one_call(call, ns, semaphore, timeout) -> CallResult:
+async def _one_call(call, ns, semaphore, tool_timeout) -> CallResult:
     try: ident, name, arguments = _call_parts(call)
     except Exception: ident, name, arguments = None, None, None
     if not isinstance(name, str):
@@ -744,7 +773,7 @@ async def _one_call(call, ns, semaphore, timeout) -> CallResult:
     async with semaphore:
         start = time.perf_counter()
         try:
-            value = await call_func_async(name, arguments, ns, raise_on_err=True, timeout=timeout)
+            value = await call_func_async(name, arguments, ns, raise_on_err=True, tool_timeout=tool_timeout)
             return CallResult(name, value=value, id=ident, elapsed=time.perf_counter() - start)
         except Exception as e: error, message = e, failed_call_message(name, e)
         return CallResult(name, error=message, id=ident, elapsed=time.perf_counter() - start, exception=error)
@@ -753,21 +782,23 @@ async def call_funcs_async(calls:list, # Tool calls: (name, arguments) pairs, di
                            ns, # The namespace: a mapping of tool names, or what `mk_ns` accepts
                            *,
                            max_concurrency:int=8, # How many calls may run at the same time
-                           timeout:float|None=None, # Seconds each call may take (None: no limit)
+                           tool_timeout:float|None=None, # Seconds each call may take (None: no limit)
+                           timeout:float|None=None, # Deprecated name of `tool_timeout`
                           ) -> list[CallResult]: # One result per call, in order
     "Run a batch of tool calls concurrently and return their `CallResult`s in the calls' order; failures are results too."
+    tool_timeout = renamed_option(tool_timeout, timeout, name='tool_timeout', old_name='timeout')
     if max_concurrency < 1: raise ValueError(f'max_concurrency must be at least 1, not {max_concurrency}')
     ns, semaphore = mk_ns(ns), asyncio.Semaphore(max_concurrency)
-    return list(await asyncio.gather(*(_one_call(call, ns, semaphore, timeout) for call in calls)))
+    return list(await asyncio.gather(*(_one_call(call, ns, semaphore, tool_timeout) for call in calls)))
 
-# %% ../nbs/01_dispatch.ipynb 104
+# %% ../nbs/01_dispatch.ipynb 108
 def _py_nm(name:str) -> str:
     "A Python identifier for `name`: other characters become '_', '_' goes before a leading digit, '_' after a keyword"
     out = ''.join(c if ('_' + c).isidentifier() else '_' for c in name)
     if not out.isidentifier(): out = '_' + out
     return out + '_' if keyword.iskeyword(out) else out
 
-# %% ../nbs/01_dispatch.ipynb 107
+# %% ../nbs/01_dispatch.ipynb 111
 _HANDLED_KEYWORDS = frozenset('type enum const anyOf oneOf items prefixItems properties required description $ref $defs definitions $schema'.split())
 _SCALARS = {'string': str, 'integer': int, 'number': float, 'boolean': bool, 'null': type(None)}
 
@@ -859,7 +890,7 @@ class _SchemaTypes:
         self.refs[pointer] = result = self.annotation(target, pointer.rsplit('/', 1)[-1])
         return result
 
-# %% ../nbs/01_dispatch.ipynb 110
+# %% ../nbs/01_dispatch.ipynb 114
 def mk_param(orig:str, # The property's name in the schema
              props:dict, # The property's JSON schema
              req:list, # The names of the required properties
@@ -875,7 +906,7 @@ def mk_param(orig:str, # The property's name in the schema
     default = props.get('default') if isinstance(props, Mapping) else None
     return Parameter(pynm, Parameter.KEYWORD_ONLY, annotation=annotation, default=default)
 
-# %% ../nbs/01_dispatch.ipynb 116
+# %% ../nbs/01_dispatch.ipynb 120
 def _plain(value):
     "`value` as plain JSON data: mappings become dicts, other non-string iterables (like fastcore's `L`) lists"
     if isinstance(value, Mapping): return {k: _plain(v) for k, v in value.items()}
@@ -894,7 +925,7 @@ def _tool_parts(tool) -> tuple:
     if not isinstance(name, str) or not name: raise ValueError(f'A tool definition needs a name: {_short(tool)}')
     return name, get('description') or '', _plain(schema) if schema is not None else {'type': 'object', 'properties': {}}
 
-# %% ../nbs/01_dispatch.ipynb 117
+# %% ../nbs/01_dispatch.ipynb 121
 def _signature_names(schema:dict) -> dict:
     "Original property name -> Python parameter name, refusing two properties that would share one"
     names, seen = {}, {}
@@ -914,9 +945,10 @@ def schema2sig(tool, # A tool definition (MCP `inputSchema`, Anthropic `input_sc
     ordered = [o for o in props if o in req] + [o for o in props if o not in req]
     return inspect.Signature([mk_param(o, props[o], req, names[o], annotated, types) for o in ordered])
 
-# %% ../nbs/01_dispatch.ipynb 121
+# %% ../nbs/01_dispatch.ipynb 125
 def _validator(name:str, schema:dict):
     "A jsonschema validator for `schema` (its declared draft, else 2020-12), refusing an invalid schema"
+    import jsonschema   # here, not at the top: with its format checkers it takes longer to import than the rest of the library
     cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
     try: cls.check_schema(schema)
     except jsonschema.SchemaError as e: raise ValueError(f'Tool {name!r} has an invalid input schema: {e.message}') from None
@@ -924,6 +956,7 @@ def _validator(name:str, schema:dict):
 
 def _check_arguments(validator, arguments:dict, name:str):
     "Raise an `ArgumentValueError` naming the first place `arguments` break the schema"
+    import jsonschema.exceptions
     error = jsonschema.exceptions.best_match(validator.iter_errors(arguments))
     if error is None: return
     where = '.'.join(str(part) for part in error.absolute_path)
@@ -937,7 +970,7 @@ def _dispatch_name_clash(dispfn, props) -> str|None:
     except (TypeError, ValueError, StopIteration): return None
     return first.name if first.kind is Parameter.POSITIONAL_OR_KEYWORD and first.name in props else None
 
-# %% ../nbs/01_dispatch.ipynb 122
+# %% ../nbs/01_dispatch.ipynb 126
 def mk_tool(dispfn:Callable, # Called as `dispfn(tool_name, **arguments)` (sync or async)
             tool, # A tool definition, as `schema2sig` takes
            ) -> Callable: # A function with the tool's signature, docstring and annotations

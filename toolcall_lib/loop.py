@@ -10,13 +10,13 @@ from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import Any, Callable
 from fastcore.basics import patch
-from .assemble import acollect_stream, collect_stream, is_stream_event, plain_reply
+from .assemble import ReplyTypeError, acollect_stream, collect_stream, is_stream_event, plain_reply
 from .content import result_content, result_pictures, tool_result_text, wire_value
-from .dispatch import CallResult, call_funcs_async, coerce_args, mk_ns, resolve_nm
+from .dispatch import CallResult, call_funcs_async, coerce_args, mk_ns, renamed_option, resolve_nm
 from .errors import ToolcallLibError
 from .answers import ANSWER_TOOL, Answer, AnswerError
 from .events import CallResultEvent, StepEnd, stream_events
-from .parse import ArgumentsDelta, CallFinished, CallStarted, TextDelta, ToolCall, loads_lenient
+from .parse import ArgumentsDelta, CallFinished, CallStarted, ParseResult, TextDelta, ToolCall, loads_lenient
 from .rescue import RESCUE_MODES, leaked_calls, repair_arguments, rescued_messages
 _all_ = ['tool_result_text', 'result_content', 'is_stream_event', 'collect_stream', 'acollect_stream', 'AnswerError']   # from content and assemble, still importable here
 
@@ -123,7 +123,7 @@ def _gemini_calls(reply):
 def _parse_text(text:str, tools) -> tuple:
     "(calls to run, the parser's full result) for raw model text; a call the text cut off mid-way is not one to run."
     from toolcall_lib.parse import parse_tool_calls
-    parsed = parse_tool_calls(text, tools=tools)
+    parsed = text if isinstance(text, ParseResult) else parse_tool_calls(text, tools=tools)
     calls = [PendingCall(call.name, call.arguments, f'call_{index}', 'text')
              for index, call in enumerate(parsed.calls) if call.complete]
     return calls, parsed
@@ -365,7 +365,7 @@ async def _run_calls(calls:list, ns:dict, max_concurrency:int, timeout, approve,
         decided.append(await _decide(call if approve is None else _as_it_will_run(call, ns), approve))
     approved = [call for call, refusal in zip(calls, decided) if refusal is None]
     ran = iter(await call_funcs_async([(c.call_id, c.name, c.arguments) for c in approved], ns,
-                                      max_concurrency=max_concurrency, timeout=timeout))
+                                      max_concurrency=max_concurrency, tool_timeout=timeout))
     return [next(ran) if refusal is None else refusal for refusal in decided]
 
 def _check_json_text(text:str, found_nothing:bool=False):
@@ -386,23 +386,48 @@ def _check_json_text(text:str, found_nothing:bool=False):
 async def run_tools_async(
     reply, # What the model sent: a provider's response body or message, or raw text
     ns, # The tools: a dict of name -> callable, or anything `mk_ns` accepts (functions, toolsets)
+    *,
     provider:str|None=None, # The reply's wire format (default: detected; if given, a reply in another format is an error)
     max_concurrency:int=8, # How many tool calls may run at once
-    timeout:float|None=None, # Seconds each tool call may take (None: no limit)
+    tool_timeout:float|None=None, # Seconds each tool call may take (None: no limit)
     approve:Callable|None=None, # Called with each `PendingCall`, its arguments as they will run, before it runs: True runs it, False or a reason (str) refuses it, and so does raising
     on_step:Callable|None=None, # Called with a `Step` for each call and each result; what it raises propagates
     step_number:int=1, # The `Step.number` to report
-    *,
     rescue:str|bool='markup', # Calls a server left in a structured reply's text: 'markup' (in a format's markup), 'any' (or True), False: never
+    timeout:float|None=None, # Deprecated name of `tool_timeout`
 ) -> list[dict]: # Messages to append to the conversation; empty when the reply made no calls
     "Run the tool calls in `reply` concurrently and return the tool-result messages, in the reply's own format."
-    reply = plain_reply(reply)
+    tool_timeout = renamed_option(tool_timeout, timeout, name='tool_timeout', old_name='timeout')
+    reply = _readable_reply(reply, ns)
     if provider is None and isinstance(reply, str): _check_json_text(reply)
-    results, messages, _ = await _run_turn(reply, mk_ns(ns), _checked_provider(reply, provider), max_concurrency, timeout,
+    found = _parsed_provider(provider) if isinstance(reply, ParseResult) else _checked_provider(reply, provider)
+    results, messages, _ = await _run_turn(reply, mk_ns(ns), found, max_concurrency, tool_timeout,
                                            approve, on_step, step_number, _rescue_mode(rescue))
     if provider is None and isinstance(reply, str) and not results: _check_json_text(reply, found_nothing=True)
     await _report_results(on_step, results, step_number, 'every call of this reply has run')
     return messages
+
+def _holds_tools(value) -> bool:
+    "Does `value` look like tools (a function, a toolset, a list of them) rather than a model reply?"
+    if isinstance(value, (str, dict, ParseResult, ToolCall)): return False
+    if isinstance(value, (list, tuple)): return bool(value) and all(map(_holds_tools, value))
+    return callable(value) or callable(getattr(value, '__tools_ns__', None))
+
+def _readable_reply(reply, ns):
+    "`reply` as plain JSON, or as a `ParseResult` (for a list of `ToolCall`s too); tools where the reply belongs are an error that says so."
+    if isinstance(reply, ParseResult): return reply
+    if isinstance(reply, (list, tuple)) and reply and all(isinstance(call, ToolCall) for call in reply):
+        return ParseResult(calls=tuple(reply), saw_tool_call_syntax=True)
+    if _holds_tools(reply):
+        raise ReplyTypeError(f'the reply comes first and the tools second: run_tools(reply, tools); the first argument holds tools '
+                             f'({type(reply).__name__}), not a model reply')
+    return plain_reply(reply)
+
+def _parsed_provider(provider:str|None) -> str:
+    "'text', the format of parsed calls; any other `provider` is a mistake"
+    if provider not in (None, 'text'):
+        raise ReplyError(f"expected a reply in {provider} format, got calls parsed from text (a ParseResult): leave provider out, or pass provider='text'")
+    return 'text'
 
 async def _run_turn(reply, ns:dict, provider:str, max_concurrency:int, timeout, approve, on_step, step_number:int,
                     rescue:str|None=None) -> tuple:
@@ -429,18 +454,21 @@ def _run_sync(coroutine):
 def run_tools(
     reply, # What the model sent: a provider's response body or message, or raw text
     ns, # The tools: a dict of name -> callable, or anything `mk_ns` accepts (functions, toolsets)
+    *,
     provider:str|None=None, # The reply's wire format (default: detected; if given, a reply in another format is an error)
     max_concurrency:int=8, # How many tool calls may run at once
-    timeout:float|None=None, # Seconds each tool call may take (None: no limit)
+    tool_timeout:float|None=None, # Seconds each tool call may take (None: no limit)
     approve:Callable|None=None, # Called with each `PendingCall`, its arguments as they will run, before it runs: True runs it, False or a reason (str) refuses it, and so does raising
     on_step:Callable|None=None, # Called with a `Step` for each call and each result; what it raises propagates
-    *,
     rescue:str|bool='markup', # Calls a server left in a structured reply's text: 'markup' (in a format's markup), 'any' (or True), False: never
+    timeout:float|None=None, # Deprecated name of `tool_timeout`
 ) -> list[dict]: # Messages to append to the conversation; empty when the reply made no calls
     "Run the tool calls in `reply` and return the tool-result messages, in the reply's own format."
-    return _run_sync(run_tools_async(reply, ns, provider, max_concurrency, timeout, approve, on_step, rescue=rescue))
+    tool_timeout = renamed_option(tool_timeout, timeout, name='tool_timeout', old_name='timeout')
+    return _run_sync(run_tools_async(reply, ns, provider=provider, max_concurrency=max_concurrency, tool_timeout=tool_timeout,
+                                     approve=approve, on_step=on_step, rescue=rescue))
 
-# %% ../nbs/05_loop.ipynb 59
+# %% ../nbs/05_loop.ipynb 61
 _SCHEMA_FORMAT = {'openai': 'openai', 'openai-responses': 'openai-responses', 'anthropic': 'anthropic',
                   'gemini': 'gemini', 'text': 'openai'}
 
@@ -481,7 +509,7 @@ def _text_in(reply, provider:str) -> str:
     from toolcall_lib.parse import parse_tool_calls
     return parse_tool_calls(reply).text
 
-# %% ../nbs/05_loop.ipynb 62
+# %% ../nbs/05_loop.ipynb 64
 def _is_stream(reply) -> bool:
     "Is `reply` a stream of events (a generator, an SDK stream) rather than a reply?"
     if isinstance(reply, (dict, list, str, bytes)) or callable(getattr(reply, 'model_dump', None)): return False
@@ -517,7 +545,7 @@ class ReplayClient:
         if not self.replies: raise ReplayExhausted('ReplayClient has no recorded reply left')
         return self.replies.pop(0)
 
-# %% ../nbs/05_loop.ipynb 64
+# %% ../nbs/05_loop.ipynb 66
 _SDK_CLASSES = {'openai': (('OpenAI',), ('AsyncOpenAI',)),
                 'anthropic': (('Anthropic', 'AnthropicBedrock', 'AnthropicVertex'), ('AsyncAnthropic', 'AsyncAnthropicBedrock', 'AsyncAnthropicVertex')),
                 'google.genai.client': (('Client',), ('AsyncClient',))}
@@ -537,7 +565,7 @@ def sdk_provider(
         if isinstance(client, _classes(module, sync_names)): return _SDK_PROVIDER[module_name], False
     return None
 
-# %% ../nbs/05_loop.ipynb 65
+# %% ../nbs/05_loop.ipynb 67
 class SDKClient:
     "An official SDK client as a model client: `client(messages, tools, system=None)` calls its create method and returns the reply."
     def __init__(self,
@@ -598,7 +626,7 @@ class SDKClient:
 
     def __repr__(self): return f'SDKClient({type(self.client).__name__}, model={self.model!r}, provider={self.provider!r}, stream={self.stream})'
 
-# %% ../nbs/05_loop.ipynb 67
+# %% ../nbs/05_loop.ipynb 69
 _SYSTEM_IN_MESSAGES = ('openai', 'openai-responses', 'text')
 
 class StepLimitReached(ToolcallLibError, RuntimeError):
@@ -629,24 +657,26 @@ def _tool_results(messages:list, provider:str) -> list:
                 for block in m['content'] if block.get('type') == 'tool_result']
     return [part['functionResponse']['response'] for m in messages for part in m.get('parts') or [] if 'functionResponse' in part]
 
-# %% ../nbs/05_loop.ipynb 68
+# %% ../nbs/05_loop.ipynb 70
 class Chat:
     "A tool-using conversation: sends messages and tools to `client`, runs the tools it calls, until it answers in text."
     def __init__(self,
                  client, # An OpenAI, Anthropic or google-genai SDK client, or a callable `client(messages, tools)` (plus `system=` for Anthropic and Gemini) returning a reply or a stream, sync or async
                  tools=(), # Functions, toolsets, or a dict of name -> callable the model may use
+                 *,
                  provider:str|None=None, # The wire format: one of `PROVIDERS` (default: the SDK client's, else the client's `provider`, else 'openai')
                  model:str|None=None, # SDK clients: the model to call
                  api:str|None=None, # OpenAI clients: 'chat' (default) or 'responses'
                  stream:bool=False, # SDK clients: stream each reply and assemble it
                  max_steps:int=10, # Most model calls for one prompt
                  max_concurrency:int=8, # How many tool calls of one turn may run at once
-                 timeout:float|None=None, # Seconds each tool call may take
+                 tool_timeout:float|None=None, # Seconds each tool call may take
                  system:str|None=None, # System prompt: the first message for OpenAI and text, `system=` beside the messages for Anthropic and Gemini
                  on_step:Callable|None=None, # Called with a `Step` for every reply, call and result (sync or async); what it raises stops the chat, which stays consistent
                  approve:Callable|None=None, # Called with each `PendingCall`, its arguments as they will run, before it runs: True runs it, False or a reason (str) refuses it, and so does raising (sync or async)
                  rescue:str|bool='markup', # Calls a server left in a structured reply's text: 'markup' (in a format's markup), 'any' (or True), False: never
                  tool_search=None, # A large catalog, found by search: True or a `ToolSearch` (the model first sees a search tool and the pinned tools)
+                 timeout:float|None=None, # Deprecated name of `tool_timeout`
                  **request_options, # SDK clients: more arguments for the create method, e.g. temperature=0, max_tokens=1024
                 ):
         if provider == 'openai-responses' and api is None and sdk_provider(client) is not None: api = 'responses'
@@ -659,7 +689,7 @@ class Chat:
             raise SettingError(f'provider={provider!r}, but the client speaks {spoken}: leave provider out, or pass a {provider} client')
         from toolcall_lib.schema import tool_schema
         self.client, self.provider, self.max_steps = client, provider, max_steps
-        self.max_concurrency, self.timeout, self.system = max_concurrency, timeout, system
+        self.max_concurrency, self.tool_timeout, self.system = max_concurrency, renamed_option(tool_timeout, timeout, name='tool_timeout', old_name='timeout'), system
         self.on_step, self.approve, self.rescue = on_step, approve, _rescue_mode(rescue)
         self.ns, self.tool_search = mk_ns(tools), None
         if tool_search:   # the chat offers the search and the pinned tools; `_offered` adds the ones found
@@ -707,7 +737,7 @@ class Chat:
             self.last_reply = reply = await self._ask(self._offered(ns, tools)[1], options)
             _check_format(reply, self.provider)
             await _report(self.on_step, Step('reply', reply, number), 'the chat has not recorded this reply; call it again with no prompt to ask anew')
-            results, messages, turn = await _run_turn(reply, self._offered(ns, tools, reply)[0], self.provider, self.max_concurrency, self.timeout,   # checked once, above
+            results, messages, turn = await _run_turn(reply, self._offered(ns, tools, reply)[0], self.provider, self.max_concurrency, self.tool_timeout,   # checked once, above
                                                       self.approve, self.on_step, number, self.rescue)
             self.messages.extend(_model_turn(turn, self.provider) + messages)   # the reply and its results, or neither
             await _report_results(self.on_step, results, number, 'the tools ran and the chat has recorded their results; '
@@ -731,7 +761,7 @@ class Chat:
         "The content of every tool result sent so far, in order (text, or the provider's content blocks)."
         return _tool_results(self.messages, self.provider)
 
-# %% ../nbs/05_loop.ipynb 80
+# %% ../nbs/05_loop.ipynb 82
 def _native_output(client, provider:str, answer:Answer) -> dict:
     "Request options that ask an OpenAI SDK client for structured output in `answer`'s schema; {} where the final-answer tool is used."
     if not isinstance(client, SDKClient): return {}
@@ -750,7 +780,7 @@ class _AnswerTool:
         self.found, self.value = True, value
         return 'Answer received.'
 
-# %% ../nbs/05_loop.ipynb 81
+# %% ../nbs/05_loop.ipynb 83
 @patch
 async def _typed(self:Chat, prompt, answer:Answer, retries:int):
     "The final answer as an instance of `answer`'s type, asked for natively or through the final-answer tool."
@@ -771,7 +801,7 @@ async def _typed(self:Chat, prompt, answer:Answer, retries:int):
     tries = f'{retries + 1} tr{"y" if retries == 0 else "ies"}'
     raise AnswerError(f'the model gave no answer that fits {name} in {tries}: {problem}', last, problem)
 
-# %% ../nbs/05_loop.ipynb 102
+# %% ../nbs/05_loop.ipynb 104
 _DONE = object()
 
 async def _thread_events(make_stream:Callable):
@@ -801,7 +831,7 @@ async def _thread_events(make_stream:Callable):
             yield item
     finally: stop.set()
 
-# %% ../nbs/05_loop.ipynb 103
+# %% ../nbs/05_loop.ipynb 105
 @dataclass(frozen=True)
 class _Whole:
     "A reply that came whole, from a client that does not stream."
@@ -828,7 +858,7 @@ async def _events(self:Chat, tools:list):
         async for event in _thread_events(lambda: reply): yield event if isinstance(event, str) else plain_reply(event)
     else: yield _Whole(plain_reply(reply))
 
-# %% ../nbs/05_loop.ipynb 104
+# %% ../nbs/05_loop.ipynb 106
 def _whole_events(reply, provider:str, ns:dict) -> list:
     "The events of a reply that came whole: its text, then each call started, its arguments, finished."
     if provider == 'text':
@@ -851,11 +881,11 @@ async def _eager_turn(self:Chat, reply, started:dict, number:int, ns:dict) -> tu
     if self.provider == 'text': calls, refused = _text_batch(reply, ns)
     else: calls, refused = _calls_in(reply, self.provider), []
     rest = [call for index, call in enumerate(calls) if index not in started]
-    ran = iter(await _run_calls(rest, ns, self.max_concurrency, self.timeout, self.approve, self.on_step, number))
+    ran = iter(await _run_calls(rest, ns, self.max_concurrency, self.tool_timeout, self.approve, self.on_step, number))
     results = [(await started[index])[0] if index in started else next(ran) for index in range(len(calls))] + refused
     return results, result_messages(results, self.provider), reply
 
-# %% ../nbs/05_loop.ipynb 105
+# %% ../nbs/05_loop.ipynb 107
 @patch
 async def _stream_step(self:Chat, number:int, eager:bool):
     "One model call's events, its calls run (some early, with `eager`), the conversation extended, then `StepEnd`."
@@ -866,7 +896,7 @@ async def _stream_step(self:Chat, number:int, eager:bool):
         if (eager and self.approve is None and isinstance(event, CallFinished) and event.call.complete
                 and (self.tool_search is None or event.call.name in ns)):   # a tool found in this very reply runs when it ends
             started[event.index] = asyncio.ensure_future(_run_calls([_eager_call(event, self.provider)], ns, 1,
-                                                                    self.timeout, None, self.on_step, number))
+                                                                    self.tool_timeout, None, self.on_step, number))
     try:
         async for item in self._events(tools):
             if isinstance(item, _Whole): whole, events = item.reply, _whole_events(item.reply, self.provider, ns)
@@ -878,7 +908,7 @@ async def _stream_step(self:Chat, number:int, eager:bool):
         await _report(self.on_step, Step('reply', reply, number), 'the chat has not recorded this reply; call it again with no prompt to ask anew')
         ns = self._offered(self.ns, self.tools, reply)[0]
         if started: results, messages, turn = await self._eager_turn(reply, started, number, ns)
-        else: results, messages, turn = await _run_turn(reply, ns, self.provider, self.max_concurrency, self.timeout,
+        else: results, messages, turn = await _run_turn(reply, ns, self.provider, self.max_concurrency, self.tool_timeout,
                                                         self.approve, self.on_step, number, self.rescue)
         self.messages.extend(_model_turn(turn, self.provider) + messages)
         for index, result in enumerate(results): yield CallResultEvent(index, result)
@@ -888,7 +918,7 @@ async def _stream_step(self:Chat, number:int, eager:bool):
         for task in started.values(): task.cancel()
         if started: await asyncio.gather(*started.values(), return_exceptions=True)
 
-# %% ../nbs/05_loop.ipynb 106
+# %% ../nbs/05_loop.ipynb 108
 @patch
 async def astream(self:Chat,
                   prompt:str|None=None, # The user's message (None: carry on from where the conversation stands)
@@ -907,7 +937,7 @@ async def astream(self:Chat,
     raise StepLimitReached(f'the model was still calling tools after {self.max_steps} model calls; '
                            'call the chat again with no prompt to let it carry on')
 
-# %% ../nbs/05_loop.ipynb 107
+# %% ../nbs/05_loop.ipynb 109
 @patch
 def stream(self:Chat,
            prompt:str|None=None, # The user's message (None: carry on from where the conversation stands)
@@ -939,7 +969,7 @@ def stream(self:Chat,
         thread.join()
         loop.close()
 
-# %% ../nbs/05_loop.ipynb 111
+# %% ../nbs/05_loop.ipynb 113
 class RecordingClient:
     "A model client that passes every call on to `client` and keeps the requests and replies as JSON, to save as a recording."
     def __init__(self,

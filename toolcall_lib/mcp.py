@@ -6,7 +6,7 @@
 from __future__ import annotations
 import asyncio, concurrent.futures, contextlib, contextvars, dataclasses, functools, json, os, secrets, shlex, sys, threading, types
 from collections.abc import Mapping
-from .dispatch import ToolCallError, call_func_async, failed_call_message, mk_tool
+from .dispatch import ToolCallError, call_func_async, failed_call_message, mk_tool, renamed_option
 from .interp import Image, SandboxPool
 from .schema import render_schema, tool_schema
 
@@ -133,7 +133,7 @@ def _server_class():
             token = _request.set(context)
             # awaited in this task, not in one of `call_funcs_async`'s (two turns of the loop less); its words for a failure,
             # and never a result the transport cannot encode, so the server keeps answering
-            try: value = await call_func_async(name, arguments or {}, self.toolcall_tools, timeout=self.toolcall_timeout)
+            try: value = await call_func_async(name, arguments or {}, self.toolcall_tools, tool_timeout=self.toolcall_timeout)
             except Exception as error: return _tool_result(failed_call_message(name, error), is_error=True)
             finally: _request.reset(token)
             return _tool_result(value)
@@ -152,14 +152,16 @@ def mcp_server(
     tools, # Functions, toolsets (instances or classes), or a dict of name -> callable: what `mk_ns` and `combine_tools` take
     *,
     name:str|None=None, # The server's name, shown by clients (default: 'toolcall')
-    timeout:float|None=None, # Seconds each tool call may take (None: no limit)
+    tool_timeout:float|None=None, # Seconds each tool call may take (None: no limit)
+    timeout:float|None=None, # Deprecated name of `tool_timeout`
     **options, # More `MCPServer` options: `instructions=`, `version=`, `log_level=`, ...
 ):
     "An `MCPServer` (the official SDK's) serving `tools` with their `tool_schema` definitions and `call_func_async` dispatch."
     from toolcall_lib.toolset import combine_tools
     namespace = combine_tools(tools) if not isinstance(tools, Mapping) else dict(tools)
     options.setdefault('log_level', 'WARNING')
-    return _server_class()(namespace, timeout=timeout, name=name or 'toolcall', **options)
+    tool_timeout = renamed_option(tool_timeout, timeout, name='tool_timeout', old_name='timeout')
+    return _server_class()(namespace, timeout=tool_timeout, name=name or 'toolcall', **options)
 
 # %% ../nbs/07_mcp.ipynb 40
 TRANSPORTS = ('stdio', 'http')
@@ -442,7 +444,7 @@ def python_server(
     if tools is not None:
         from toolcall_lib.interp.code_tool import code_description
         python.__doc__ = code_description(tools)
-    server = mcp_server({'python': python, 'reset': reset}, name=name, timeout=None)
+    server = mcp_server({'python': python, 'reset': reset}, name=name)
     server.sandbox_pool, server.session_handles, server.sessions = pool, session_handles, sessions
     return server
 

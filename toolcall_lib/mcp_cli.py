@@ -61,7 +61,7 @@ def _serve_command(args) -> int:
     try: tools = combine_tools(*sources)
     except Exception as error: raise CliError(str(error)) from None
     if not tools: raise CliError(f'no tools found in {", ".join(args.targets)}')
-    _run_server(mcp_server(tools, name=args.name, timeout=args.timeout), args.http)
+    _run_server(mcp_server(tools, name=args.name, tool_timeout=args.timeout), args.http)
     return 0
 
 def _code_mode_tools(targets:list):

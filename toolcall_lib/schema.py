@@ -885,18 +885,31 @@ def clear_schema_cache():
     _schema_cache.clear()
 
 # %% ../nbs/00_schema.ipynb 100
+SCHEMA_FORMATS = ('openai', 'openai-responses', 'anthropic', 'gemini', 'gemini-openapi', 'mcp')
+
+def _pname_given(by_position:tuple, pname:str) -> str:
+    "The key for the parameters: `pname`, or toolslm's positional form of it (with a warning); a provider's name is refused"
+    if len(by_position) > 1: raise TypeError(f"get_schema takes one positional argument, the callable; pass options by name (pname=..., evalable=...)")
+    if by_position:
+        warnings.warn("get_schema(f, pname) is deprecated: pass get_schema(f, pname=...)", DeprecationWarning, stacklevel=3)
+        pname = by_position[0]
+    if pname in SCHEMA_FORMATS:
+        raise SchemaError(f"{pname!r} is a provider's format, not a key for the parameters: use tool_schema(f, {pname!r}) "
+                          f"for that provider's tool definition (get_schema's pname is a key such as 'input_schema' or 'parameters')")
+    return pname
+
 def get_schema(f:Callable, # the function, method, class or callable instance to describe
+               *pname_by_position, # deprecated: `pname` given by position, as toolslm's `get_schema(f, 'parameters')` (warns)
                pname:str='input_schema', # key under which the parameters' JSON Schema is stored
-               *,
                evalable:bool=False, # replace defaults that `ast.literal_eval` cannot read back by their `str`?
                skip_hidden:bool=False, # leave out parameters whose names start with `_`?
                name:str|None=None, # tool name to use instead of the callable's own, e.g. a dotted 'obj.method'
               )->dict: # {'name':..., 'description':..., pname: JSON Schema of the parameters}
     "Generate JSON schema for a class, function, or method"
+    if pname_by_position or pname in SCHEMA_FORMATS: pname = _pname_given(pname_by_position, pname)
     return _cached(f, ('schema', pname, evalable, skip_hidden, name), _build_schema, f, pname, evalable, skip_hidden, name)
 
-# %% ../nbs/00_schema.ipynb 187
-SCHEMA_FORMATS = ('openai', 'openai-responses', 'anthropic', 'gemini', 'gemini-openapi', 'mcp')
+# %% ../nbs/00_schema.ipynb 189
 STRICT_FORMATS = ('openai', 'openai-responses', 'anthropic')
 _NAME_CHARS = frozenset('abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-')
 
@@ -911,7 +924,7 @@ def valid_tool_name(name:str, # the tool name to check
     raise ToolNameError(f"tool name {name[:80]!r} is not accepted by providers: use 1 to 64 letters, digits, "
                         f"'_' or '-'{hint}")
 
-# %% ../nbs/00_schema.ipynb 190
+# %% ../nbs/00_schema.ipynb 192
 def _where(path):
     "Readable location of `path` (keys from the parameters schema's root) for error messages"
     if len(path) >= 2 and path[0] == 'properties':
@@ -925,7 +938,7 @@ def _where(path):
         return f"type {path[1]!r}"
     return 'the parameters schema' + (f" (at {'/'.join(map(str, path))})" if path else '')
 
-# %% ../nbs/00_schema.ipynb 193
+# %% ../nbs/00_schema.ipynb 195
 def _jsonable(value, path):
     "`value` (a default, enum value or example) converted to plain JSON data"
     if isinstance(value, float) and not math.isfinite(value):
@@ -956,7 +969,7 @@ def _iso_duration(value):
     if not value.days and not clock: return 'PT0S'
     return f"{sign}P" + (f"{value.days}D" if value.days else '') + (f"T{clock}" if clock else '')
 
-# %% ../nbs/00_schema.ipynb 196
+# %% ../nbs/00_schema.ipynb 198
 _SCHEMA_LISTS = ('anyOf', 'allOf', 'oneOf', 'prefixItems')
 _SCHEMA_VALUES = ('items', 'additionalProperties', 'not', 'propertyNames', 'contains', 'if', 'then', 'else')
 _SCHEMA_MAPS = ('properties', '$defs', 'patternProperties')
@@ -982,7 +995,7 @@ def _json_values(node, path):
         if key in node: node[key] = _jsonable(node[key], path)
     return node
 
-# %% ../nbs/00_schema.ipynb 199
+# %% ../nbs/00_schema.ipynb 201
 @dataclasses.dataclass(frozen=True)
 class _StrictRules:
     "What one provider's strict mode accepts"
@@ -1066,7 +1079,7 @@ def _recursive_defs(parameters):
         return False
     return [name for name in refs if reaches_itself(name)]
 
-# %% ../nbs/00_schema.ipynb 207
+# %% ../nbs/00_schema.ipynb 209
 _GEMINI_KEYWORDS = frozenset({'type', 'format', 'title', 'description', 'nullable', 'enum', 'maxItems', 'minItems', 'properties',
     'required', 'minProperties', 'maxProperties', 'minLength', 'maxLength', 'pattern', 'example', 'anyOf', 'propertyOrdering',
     'default', 'items', 'minimum', 'maximum'})
@@ -1109,7 +1122,7 @@ def _gemini_openapi(node, path, defs, expanding=()):
         node['description'] = f"{node['description']} ({note})" if node.get('description') else note
     return node
 
-# %% ../nbs/00_schema.ipynb 210
+# %% ../nbs/00_schema.ipynb 212
 def _parameters_key(schema):
     "The key of `schema` (a get_schema result) holding the parameters' JSON Schema"
     if not isinstance(schema, dict) or not isinstance(schema.get('name'), str):

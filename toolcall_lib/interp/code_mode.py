@@ -195,7 +195,7 @@ def _timed_out(call:CodeCall, timeout:float) -> CallResult:
 async def _run(self:_ToolDoor, call:CodeCall, number:int, timeout:float|None) -> CallResult:
     refusal = await self._report('call', call, number) or await self._decide(call)
     if refusal is not None: return CallResult(call.name, error=refusal, id=call.call_id)
-    [result] = await call_funcs_async([(call.call_id, call.name, call.arguments)], self.namespace, timeout=timeout)
+    [result] = await call_funcs_async([(call.call_id, call.name, call.arguments)], self.namespace, tool_timeout=timeout)
     failure = await self._report('result', result, number)
     return result if failure is None else CallResult(call.name, error=f'{failure}; the tool ran, its result is withheld', id=call.call_id)
 
