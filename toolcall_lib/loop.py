@@ -15,6 +15,7 @@ from .content import result_content, result_pictures, tool_result_text, wire_val
 from .dispatch import CallResult, call_funcs_async, coerce_args, mk_ns, resolve_nm
 from .errors import ToolcallLibError
 from .answers import ANSWER_TOOL, Answer, AnswerError
+from .approvals import LATER, ApprovalStore, PausedRun, RunPaused, claim_run, decide, new_run_id, waiting_call
 from .events import CallResultEvent, StepEnd, stream_events
 from .parse import ArgumentsDelta, CallFinished, CallStarted, TextDelta, ToolCall, loads_lenient
 from .rescue import RESCUE_MODES, leaked_calls, repair_arguments, rescued_messages
@@ -338,7 +339,8 @@ async def _decide(call:PendingCall, approve) -> CallResult|None:
     except Exception as error:
         return CallResult(call.name, error=f'The call to {call.name!r} was not run: the check that approves calls failed '
                                            f'({type(error).__name__}), so it was refused.', id=call.call_id, exception=error)
-    if verdict is True or verdict and not isinstance(verdict, str): return None
+    if verdict is True: return None   # only an explicit True runs a call (see "Approvals that survive a restart")
+    if verdict is LATER: return LATER
     reason = verdict if isinstance(verdict, str) and verdict else f'The user did not allow this call to {call.name!r}, so it was not run.'
     return CallResult(call.name, error=reason, id=call.call_id)
 
@@ -357,16 +359,20 @@ def _decoded(call:PendingCall) -> PendingCall:
     return dataclasses.replace(call, arguments=arguments) if isinstance(arguments, dict) else call
 
 # %% ../nbs/05_loop.ipynb 38
-async def _run_calls(calls:list, ns:dict, max_concurrency:int, timeout, approve, on_step, number:int) -> list:
-    "Results for `calls` in their order: the approved ones run concurrently, the refused ones answered with the refusal."
+async def _run_calls(calls:list, ns:dict, max_concurrency:int, timeout, approve, on_step, number:int, can_wait:bool=False) -> list:
+    """Results for `calls` in their order: the approved ones run concurrently, the refused ones answered with the refusal;
+    a call `approve` left for `LATER` (only where `can_wait`: a `Chat`) stays in its place as the `PendingCall`."""
     calls, decided = [_decoded(call) for call in calls], []
     for call in calls:
         await _report(on_step, Step('call', call, number), 'no tool of this reply has run, and a Chat has not recorded the reply')
         decided.append(await _decide(call if approve is None else _as_it_will_run(call, ns), approve))
+        if decided[-1] is LATER and not can_wait:
+            raise SettingError(f'approve answered LATER for the call to {call.name!r}, but run_tools keeps no conversation to resume: '
+                               'use a Chat (chat.resume carries on), or answer True or False')
     approved = [call for call, refusal in zip(calls, decided) if refusal is None]
     ran = iter(await call_funcs_async([(c.call_id, c.name, c.arguments) for c in approved], ns,
                                       max_concurrency=max_concurrency, timeout=timeout))
-    return [next(ran) if refusal is None else refusal for refusal in decided]
+    return [next(ran) if refusal is None else call if refusal is LATER else refusal for call, refusal in zip(calls, decided)]
 
 def _check_json_text(text:str, found_nothing:bool=False):
     """A str that starts like JSON is a mistake worth an error when it is a provider's reply as JSON text (before anything runs),
@@ -405,7 +411,7 @@ async def run_tools_async(
     return messages
 
 async def _run_turn(reply, ns:dict, provider:str, max_concurrency:int, timeout, approve, on_step, step_number:int,
-                    rescue:str|None=None) -> tuple:
+                    rescue:str|None=None, can_wait:bool=False) -> tuple:
     """(results, their messages, the reply as the history records it) of a plain reply already known to be in `provider`'s
     format; the 'result' steps are the caller's to report."""
     if provider == 'text': calls, refused = _text_batch(reply, ns)
@@ -413,11 +419,16 @@ async def _run_turn(reply, ns:dict, provider:str, max_concurrency:int, timeout, 
     rescued = _rescued(reply, provider, ns, rescue) if not calls and not refused and rescue and provider != 'text' else []
     for call in rescued:
         await _report(on_step, Step('rescue', call, step_number), 'no tool of this reply has run, and a Chat has not recorded the reply')
-    results = await _run_calls(calls or rescued, ns, max_concurrency, timeout, approve, on_step, step_number) + refused
+    results = await _run_calls(calls or rescued, ns, max_concurrency, timeout, approve, on_step, step_number, can_wait) + refused
+    if any(isinstance(result, PendingCall) for result in results): raise _Waiting(results, reply, bool(rescued))
     return results, rescued_messages(results, provider) if rescued else result_messages(results, provider), reply
 
 async def _report_results(on_step, results:list, step_number:int, aftermath:str):
     for result in results: await _report(on_step, Step('result', result, step_number), aftermath)
+
+class _Waiting(Exception):
+    "A turn stopped: `approve` left some of its calls for later (`results` holds their `PendingCall`s in their places)."
+    def __init__(self, results:list, reply, rescued:bool): self.results, self.reply, self.rescued = results, reply, rescued
 
 # %% ../nbs/05_loop.ipynb 41
 def _run_sync(coroutine):
@@ -646,6 +657,7 @@ class Chat:
                  on_step:Callable|None=None, # Called with a `Step` for every reply, call and result (sync or async); what it raises stops the chat, which stays consistent
                  approve:Callable|None=None, # Called with each `PendingCall`, its arguments as they will run, before it runs: True runs it, False or a reason (str) refuses it, and so does raising (sync or async)
                  rescue:str|bool='markup', # Calls a server left in a structured reply's text: 'markup' (in a format's markup), 'any' (or True), False: never
+                 approvals:ApprovalStore|None=None, # Where a run that `approve` paused (answering `LATER`) is saved, and `resume` finds it
                  **request_options, # SDK clients: more arguments for the create method, e.g. temperature=0, max_tokens=1024
                 ):
         if provider == 'openai-responses' and api is None and sdk_provider(client) is not None: api = 'responses'
@@ -660,6 +672,7 @@ class Chat:
         self.client, self.provider, self.max_steps = client, provider, max_steps
         self.max_concurrency, self.timeout, self.system = max_concurrency, timeout, system
         self.on_step, self.approve, self.rescue = on_step, approve, _rescue_mode(rescue)
+        self.approvals, self._resuming = approvals, None   # _resuming: (run id, pause) while `resume` carries a run on
         self.ns = mk_ns(tools)
         self.tools = [tool_schema(func, _SCHEMA_FORMAT[provider], name=name) for name, func in self.ns.items()]
         self.messages, self.last_reply = [], None
@@ -698,8 +711,9 @@ class Chat:
             self.last_reply = reply = await self._ask(tools, options)
             _check_format(reply, self.provider)
             await _report(self.on_step, Step('reply', reply, number), 'the chat has not recorded this reply; call it again with no prompt to ask anew')
-            results, messages, turn = await _run_turn(reply, ns, self.provider, self.max_concurrency, self.timeout,   # checked once, above
-                                                      self.approve, self.on_step, number, self.rescue)
+            try: results, messages, turn = await _run_turn(reply, ns, self.provider, self.max_concurrency, self.timeout,   # checked once, above
+                                                           self.approve, self.on_step, number, self.rescue, can_wait=True)
+            except _Waiting as waiting: raise self._paused(waiting, number) from None
             self.messages.extend(_model_turn(turn, self.provider) + messages)   # the reply and its results, or neither
             await _report_results(self.on_step, results, number, 'the tools ran and the chat has recorded their results; '
                                                                  'call it again with no prompt to carry on')
@@ -866,8 +880,10 @@ async def _stream_step(self:Chat, number:int, eager:bool):
         _check_format(reply, self.provider)
         await _report(self.on_step, Step('reply', reply, number), 'the chat has not recorded this reply; call it again with no prompt to ask anew')
         if started: results, messages, turn = await self._eager_turn(reply, started, number)
-        else: results, messages, turn = await _run_turn(reply, self.ns, self.provider, self.max_concurrency, self.timeout,
-                                                        self.approve, self.on_step, number, self.rescue)
+        else:
+            try: results, messages, turn = await _run_turn(reply, self.ns, self.provider, self.max_concurrency, self.timeout,
+                                                           self.approve, self.on_step, number, self.rescue, can_wait=True)
+            except _Waiting as waiting: raise self._paused(waiting, number) from None
         self.messages.extend(_model_turn(turn, self.provider) + messages)
         for index, result in enumerate(results): yield CallResultEvent(index, result)
         await _report_results(self.on_step, results, number, 'the tools ran and the chat has recorded their results')
@@ -928,6 +944,63 @@ def stream(self:Chat,
         loop.close()
 
 # %% ../nbs/05_loop.ipynb 111
+@patch
+def _paused(self:Chat, waiting:_Waiting, number:int) -> RunPaused:
+    "The `RunPaused` for a turn whose calls wait, its state saved in `approvals` when the chat has a store."
+    run_id, pause = self._resuming or (new_run_id(), 0)
+    slots, position = [], 0
+    for result in waiting.results:
+        if isinstance(result, PendingCall):
+            result = waiting_call(run_id, pause + 1, position=position, name=result.name, arguments=result.arguments,
+                                  provider_id=result.call_id, ns=self.ns)
+        slots.append(result)
+        position += 1
+    state = PausedRun(run_id, self.provider, json.loads(json.dumps(self.messages)), json.loads(json.dumps(waiting.reply)),
+                      tuple(slots), pause + 1, number, waiting.rescued)
+    if self.approvals is not None: self.approvals.save(state)
+    return RunPaused(state, saved=self.approvals is not None)
+
+@patch
+async def aresume(self:Chat,
+                  run, # The `PausedRun`, or its run id (found in the chat's `approvals` store)
+                  decisions=(), # `Decision`s (or their dicts) for the waiting calls; a call without an approving one is refused
+                  *,
+                  output=None, # The answer's type, as for `acall`
+                  retries:int=2, # With `output`: how many times an answer that does not fit goes back to the model
+                 ): # The model's final text answer, or an instance of `output`
+    "Carry a paused run on: run the approved waiting calls (once, whatever else resumes it), refuse the rest, and go on as `acall` does."
+    if not isinstance(run, PausedRun):
+        if self.approvals is None: raise SettingError('resume(run_id) reads the run from the chat\'s store: pass approvals=ApprovalStore(...) to Chat, or pass the PausedRun')
+        run = self.approvals.load(run)
+    if run.provider != self.provider:
+        raise SettingError(f'this run was paused in the {run.provider} format; this chat speaks {self.provider}: resume it with a {run.provider} chat')
+    verdicts = decide(run, decisions, ns=self.ns)   # a decision naming no waiting call raises here, before the claim
+    claim_run(run, self.approvals)
+    approved = [call for call, refusal in verdicts if refusal is None]
+    ran = iter(await call_funcs_async([(call.provider_id, call.name, call.arguments) for call in approved], self.ns,
+                                      max_concurrency=self.max_concurrency, timeout=self.timeout))
+    decided = {call.position: refusal or next(ran) for call, refusal in verdicts}
+    results = [decided[position] if position in decided else slot for position, slot in enumerate(run.slots)]
+    replies = rescued_messages(results, run.provider) if run.rescued else result_messages(results, run.provider)
+    self.messages, self.last_reply = list(run.messages) + _model_turn(run.reply, run.provider) + replies, run.reply
+    await _report_results(self.on_step, results, run.step, 'the tools ran and the chat has recorded their results; '
+                                                           'call it again with no prompt to carry on')
+    self._resuming = (run.run_id, run.pause)
+    try: return await self.acall(None, output=output, retries=retries)
+    finally: self._resuming = None
+
+@patch
+def resume(self:Chat,
+           run, # The `PausedRun`, or its run id (found in the chat's `approvals` store)
+           decisions=(), # `Decision`s (or their dicts) for the waiting calls; a call without an approving one is refused
+           *,
+           output=None, # The answer's type, as for `acall`
+           retries:int=2, # With `output`: how many times an answer that does not fit goes back to the model
+          ): # The model's final text answer, or an instance of `output`
+    "`aresume` for a program without an event loop."
+    return _run_sync(self.aresume(run, decisions, output=output, retries=retries))
+
+# %% ../nbs/05_loop.ipynb 116
 class RecordingClient:
     "A model client that passes every call on to `client` and keeps the requests and replies as JSON, to save as a recording."
     def __init__(self,
