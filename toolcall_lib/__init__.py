@@ -14,8 +14,10 @@ __all__ = ['ToolcallLibError', 'get_schema', 'tool_schema', 'render_schema', 'va
            'Sandbox', 'SandboxPool', 'RunResult', 'Image', 'SandboxStatus', 'python', 'python_tool', 'SandboxError',
            'IsolationError', 'SandboxClosedError', 'run_tools', 'run_tools_async', 'Chat', 'Step', 'extract_calls',
            'result_messages', 'tool_result_text', 'detect_provider', 'collect_stream', 'ReplayClient',
-           'RecordingClient', 'check_recording', 'StepLimitReached', 'RecordingMismatch', 'mcp_server', 'python_server',
-           'serve', 'mcp_tools', 'MCPUnavailableError', 'MCPToolError', 'MCPConnectionError', 'UnknownSessionError']
+           'RecordingClient', 'check_recording', 'StepLimitReached', 'RecordingMismatch', 'LATER', 'ApprovalStore',
+           'Decision', 'PausedRun', 'WaitingCall', 'RunPaused', 'RunAlreadyResumed', 'ApprovalError', 'mcp_server',
+           'python_server', 'serve', 'mcp_tools', 'MCPUnavailableError', 'MCPToolError', 'MCPConnectionError',
+           'UnknownSessionError']
 
 # %% ../nbs/11_package.ipynb 6
 __version__ = "0.1.0"
@@ -40,6 +42,8 @@ _all_ = _LAZY['interp'] = ['Sandbox', 'SandboxPool', 'RunResult', 'Image', 'Sand
 _all_ = _LAZY['loop'] = ['run_tools', 'run_tools_async', 'Chat', 'Step', 'extract_calls', 'result_messages',
                          'tool_result_text', 'detect_provider', 'collect_stream', 'ReplayClient', 'RecordingClient',
                          'check_recording', 'StepLimitReached', 'RecordingMismatch']
+_all_ = _LAZY['approvals'] = ['LATER', 'ApprovalStore', 'Decision', 'PausedRun', 'WaitingCall', 'RunPaused',
+                              'RunAlreadyResumed', 'ApprovalError']
 _all_ = _LAZY['mcp'] = ['mcp_server', 'python_server', 'serve', 'mcp_tools', 'MCPUnavailableError', 'MCPToolError',
                         'MCPConnectionError', 'UnknownSessionError']
 del _all_
