@@ -12,7 +12,7 @@ from pydantic_core import to_jsonable_python
 from .content import result_pictures, wire_value
 from .dispatch import CallResult, coerce_args, resolve_nm
 from .errors import ToolcallLibError
-from .toolset import InMemoryBackend, MemoryBackend, PostgresBackend, SQLiteBackend
+# toolcall_lib.toolset (the backends) is imported when a store is made: the loop imports this module, and most chats keep no store
 
 # %% auto 0
 __all__ = ['LATER', 'ApprovalError', 'RunAlreadyResumed', 'RunPaused', 'arguments_as_run', 'call_digest', 'Decision',
@@ -275,10 +275,11 @@ class ApprovalStore:
     def __init__(self,
                  path:str|os.PathLike|None=None, # SQLite file (created if missing), or a 'postgresql://' URL; `None` keeps runs in this process only
                  *,
-                 backend:MemoryBackend|None=None, # a storage backend of your own, instead of `path`
+                 backend=None, # a `MemoryBackend` (toolset's protocol: SQLiteBackend, PostgresBackend or your own), instead of `path`
                  table:str='toolcall_approvals', # PostgreSQL: the table to keep runs in (created on first use)
                 ):
         if path is not None and backend is not None: raise TypeError('give either path= or backend=, not both')
+        from toolcall_lib.toolset import InMemoryBackend, MemoryBackend, PostgresBackend, SQLiteBackend
         if backend is None and isinstance(path, str) and path.startswith(('postgresql://', 'postgres://')): backend = PostgresBackend(path, table=table)
         elif backend is None: backend = SQLiteBackend(path) if path is not None else InMemoryBackend()
         if not isinstance(backend, MemoryBackend): raise TypeError(f'backend must be a MemoryBackend, not {type(backend).__name__}')
