@@ -203,3 +203,33 @@ def test_a_state_of_another_format_is_refused_clearly(server):
         chat_for(server, 'anthropic', None, Tools()).resume(state, [])
     with pytest.raises(SettingError, match='approvals=ApprovalStore'): chat.resume('some-run-id', [])
     with pytest.raises(ApprovalError, match='not a paused run'): PausedRun.from_json('{"format": "x"}')
+
+def test_calls_rescued_from_the_text_pause_and_resume(server):
+    "A server that left the calls in the reply's text (leak:hermes): they pause alike, and their results go back in one message."
+    tools = Tools()
+    chat = chat_for(server, 'openai', None, tools)
+    state = paused(chat, 'Weather in Paris? place_order leak:hermes')
+    assert state.rescued and [call.name for call in state.waiting] == ['place_order'] and tools.weather == ['Paris']
+    answer = chat.resume(PausedRun.from_json(state.to_json()), [call.approve() for call in state.waiting])
+    assert 'order-1' in answer and tools.orders == ['umbrella'], answer
+
+def test_a_raw_text_model_pauses_and_resumes():
+    from toolcall_lib.loop import ReplayClient
+    tools = Tools()
+    model = ReplayClient(['<tool_call>{"name": "get_weather", "arguments": {"city": "Lima"}}</tool_call>'
+                          '<tool_call>{"name": "place_order", "arguments": {}}</tool_call>', 'Ordered.'])
+    chat = Chat(model, tools.functions(), provider='text', approve=ORDER_LATER)
+    state = paused(chat)
+    assert [call.call_id for call in state.waiting] == ['call_1'] and tools.weather == ['Lima']
+    assert chat.resume(state, [call.approve() for call in state.waiting]) == 'Ordered.'
+    assert tools.orders == ['umbrella'] and [m['role'] for m in model.requests[1]['messages']] == ['user', 'assistant', 'tool', 'tool']
+
+def test_a_stream_stops_with_the_run(server):
+    tools = Tools()
+    chat = chat_for(server, 'anthropic', None, tools)
+    kinds = []
+    with pytest.raises(RunPaused) as stopped:
+        for event in chat.stream(PROMPT): kinds.append(event.kind)
+    assert 'call_finished' in kinds and 'call_result' not in kinds and tools.weather == ['Paris']
+    state = stopped.value.state
+    assert 'order-1' in chat.resume(state, [call.approve() for call in state.waiting]) and tools.orders == ['umbrella']
