@@ -395,7 +395,7 @@ async def run_tools_async(
     provider:str|None=None, # The reply's wire format (default: detected; if given, a reply in another format is an error)
     max_concurrency:int=8, # How many tool calls may run at once
     timeout:float|None=None, # Seconds each tool call may take (None: no limit)
-    approve:Callable|None=None, # Called with each `PendingCall`, its arguments as they will run, before it runs: True runs it, False or a reason (str) refuses it, and so does raising
+    approve:Callable|None=None, # Called with each `PendingCall`, its arguments as they will run, before it runs: only True runs it; anything else refuses it (a str is the reason), and so does raising
     on_step:Callable|None=None, # Called with a `Step` for each call and each result; what it raises propagates
     step_number:int=1, # The `Step.number` to report
     *,
@@ -443,7 +443,7 @@ def run_tools(
     provider:str|None=None, # The reply's wire format (default: detected; if given, a reply in another format is an error)
     max_concurrency:int=8, # How many tool calls may run at once
     timeout:float|None=None, # Seconds each tool call may take (None: no limit)
-    approve:Callable|None=None, # Called with each `PendingCall`, its arguments as they will run, before it runs: True runs it, False or a reason (str) refuses it, and so does raising
+    approve:Callable|None=None, # Called with each `PendingCall`, its arguments as they will run, before it runs: only True runs it; anything else refuses it (a str is the reason), and so does raising
     on_step:Callable|None=None, # Called with a `Step` for each call and each result; what it raises propagates
     *,
     rescue:str|bool='markup', # Calls a server left in a structured reply's text: 'markup' (in a format's markup), 'any' (or True), False: never
@@ -655,7 +655,7 @@ class Chat:
                  timeout:float|None=None, # Seconds each tool call may take
                  system:str|None=None, # System prompt: the first message for OpenAI and text, `system=` beside the messages for Anthropic and Gemini
                  on_step:Callable|None=None, # Called with a `Step` for every reply, call and result (sync or async); what it raises stops the chat, which stays consistent
-                 approve:Callable|None=None, # Called with each `PendingCall`, its arguments as they will run, before it runs: True runs it, False or a reason (str) refuses it, and so does raising (sync or async)
+                 approve:Callable|None=None, # Called with each `PendingCall`, its arguments as they will run, before it runs: only True runs it; anything else refuses it (a str is the reason), and so does raising; `LATER` pauses the run for `resume` (sync or async)
                  rescue:str|bool='markup', # Calls a server left in a structured reply's text: 'markup' (in a format's markup), 'any' (or True), False: never
                  approvals:ApprovalStore|None=None, # Where a run that `approve` paused (answering `LATER`) is saved, and `resume` finds it
                  **request_options, # SDK clients: more arguments for the create method, e.g. temperature=0, max_tokens=1024
