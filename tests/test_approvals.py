@@ -233,3 +233,15 @@ def test_a_stream_stops_with_the_run(server):
     assert 'call_finished' in kinds and 'call_result' not in kinds and tools.weather == ['Paris']
     state = stopped.value.state
     assert 'order-1' in chat.resume(state, [call.approve() for call in state.waiting]) and tools.orders == ['umbrella']
+
+def test_a_store_that_fails_to_save_still_hands_over_the_state(server):
+    "The calls approved in the reply have run: when the store cannot keep the state, RunPaused still carries it, unsaved."
+    from toolcall_lib.toolset import InMemoryBackend
+    class Broken(InMemoryBackend):
+        def put(self, key, value, tags, now): raise ConnectionError('the database is away')
+    tools = Tools()
+    chat = chat_for(server, 'openai', None, tools, ApprovalStore(backend=Broken()))
+    with pytest.raises(RunPaused, match='not saved anywhere') as stopped: chat(PROMPT)
+    assert not stopped.value.saved and isinstance(stopped.value.__cause__, ConnectionError) and tools.weather == ['Paris']
+    state = stopped.value.state
+    assert 'order-1' in chat_for(server, 'openai', None, tools).resume(state, [call.approve() for call in state.waiting])

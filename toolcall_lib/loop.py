@@ -957,7 +957,9 @@ def _paused(self:Chat, waiting:_Waiting, number:int) -> RunPaused:
         position += 1
     state = PausedRun(run_id, self.provider, json.loads(json.dumps(self.messages)), json.loads(json.dumps(waiting.reply)),
                       tuple(slots), pause + 1, number, waiting.rescued)
-    if self.approvals is not None: self.approvals.save(state)
+    if self.approvals is not None:
+        try: self.approvals.save(state)
+        except Exception as error: raise RunPaused(state, saved=False) from error   # the state is not lost with the store: it is in .state
     return RunPaused(state, saved=self.approvals is not None)
 
 @patch
