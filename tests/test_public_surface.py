@@ -6,7 +6,7 @@ import dataclasses, importlib, inspect
 import pytest
 from fastcore.docments import docments
 
-MODULES = ['schema', 'dispatch', 'toolset', 'tool_search', 'mcp', 'cli_targets', 'mcp_cli', 'cli']
+MODULES = ['schema', 'dispatch', 'toolset', 'tool_search', 'approvals', 'mcp', 'cli_targets', 'mcp_cli', 'cli']
 
 # Positional past the second parameter, on purpose:
 POSITIONAL = {

@@ -15,8 +15,9 @@ __all__ = ['ToolcallLibError', 'get_schema', 'tool_schema', 'render_schema', 'va
            'IsolationError', 'SandboxClosedError', 'run_tools', 'run_tools_async', 'Chat', 'Step', 'extract_calls',
            'result_messages', 'tool_result_text', 'detect_provider', 'collect_stream', 'ReplayClient',
            'RecordingClient', 'check_recording', 'StepLimitReached', 'RecordingMismatch', 'ToolSearch', 'ToolIndex',
-           'ToolSearchError', 'mcp_server', 'python_server', 'serve', 'mcp_tools', 'MCPUnavailableError',
-           'MCPToolError', 'MCPConnectionError', 'UnknownSessionError']
+           'ToolSearchError', 'LATER', 'ApprovalStore', 'Decision', 'PausedRun', 'WaitingCall', 'RunPaused',
+           'RunAlreadyResumed', 'ApprovalError', 'mcp_server', 'python_server', 'serve', 'mcp_tools',
+           'MCPUnavailableError', 'MCPToolError', 'MCPConnectionError', 'UnknownSessionError']
 
 # %% ../nbs/11_package.ipynb 6
 __version__ = "0.1.0"
@@ -42,6 +43,8 @@ _all_ = _LAZY['loop'] = ['run_tools', 'run_tools_async', 'Chat', 'Step', 'extrac
                          'tool_result_text', 'detect_provider', 'collect_stream', 'ReplayClient', 'RecordingClient',
                          'check_recording', 'StepLimitReached', 'RecordingMismatch']
 _all_ = _LAZY['tool_search'] = ['ToolSearch', 'ToolIndex', 'ToolSearchError']
+_all_ = _LAZY['approvals'] = ['LATER', 'ApprovalStore', 'Decision', 'PausedRun', 'WaitingCall', 'RunPaused',
+                              'RunAlreadyResumed', 'ApprovalError']
 _all_ = _LAZY['mcp'] = ['mcp_server', 'python_server', 'serve', 'mcp_tools', 'MCPUnavailableError', 'MCPToolError',
                         'MCPConnectionError', 'UnknownSessionError']
 del _all_

@@ -15,6 +15,7 @@ from .content import result_content, result_pictures, tool_result_text, wire_val
 from .dispatch import CallResult, call_funcs_async, coerce_args, mk_ns, renamed_option, resolve_nm
 from .errors import ToolcallLibError
 from .answers import ANSWER_TOOL, Answer, AnswerError
+from .approvals import LATER, ApprovalStore, PausedRun, RunPaused, claim_run, decide, new_run_id, waiting_call
 from .events import CallResultEvent, StepEnd, stream_events
 from .parse import ArgumentsDelta, CallFinished, CallStarted, ParseResult, TextDelta, ToolCall, loads_lenient
 from .rescue import RESCUE_MODES, leaked_calls, repair_arguments, rescued_messages
@@ -338,7 +339,8 @@ async def _decide(call:PendingCall, approve) -> CallResult|None:
     except Exception as error:
         return CallResult(call.name, error=f'The call to {call.name!r} was not run: the check that approves calls failed '
                                            f'({type(error).__name__}), so it was refused.', id=call.call_id, exception=error)
-    if verdict is True or verdict and not isinstance(verdict, str): return None
+    if verdict is True: return None   # only an explicit True runs a call (see "Approvals that survive a restart")
+    if verdict is LATER: return LATER
     reason = verdict if isinstance(verdict, str) and verdict else f'The user did not allow this call to {call.name!r}, so it was not run.'
     return CallResult(call.name, error=reason, id=call.call_id)
 
@@ -357,16 +359,20 @@ def _decoded(call:PendingCall) -> PendingCall:
     return dataclasses.replace(call, arguments=arguments) if isinstance(arguments, dict) else call
 
 # %% ../nbs/05_loop.ipynb 38
-async def _run_calls(calls:list, ns:dict, max_concurrency:int, timeout, approve, on_step, number:int) -> list:
-    "Results for `calls` in their order: the approved ones run concurrently, the refused ones answered with the refusal."
+async def _run_calls(calls:list, ns:dict, max_concurrency:int, timeout, approve, on_step, number:int, can_wait:bool=False) -> list:
+    """Results for `calls` in their order: the approved ones run concurrently, the refused ones answered with the refusal;
+    a call `approve` left for `LATER` (only where `can_wait`: a `Chat`) stays in its place as the `PendingCall`."""
     calls, decided = [_decoded(call) for call in calls], []
     for call in calls:
         await _report(on_step, Step('call', call, number), 'no tool of this reply has run, and a Chat has not recorded the reply')
         decided.append(await _decide(call if approve is None else _as_it_will_run(call, ns), approve))
+        if decided[-1] is LATER and not can_wait:
+            raise SettingError(f'approve answered LATER for the call to {call.name!r}, but run_tools keeps no conversation to resume: '
+                               'use a Chat (chat.resume carries on), or answer True or False')
     approved = [call for call, refusal in zip(calls, decided) if refusal is None]
     ran = iter(await call_funcs_async([(c.call_id, c.name, c.arguments) for c in approved], ns,
                                       max_concurrency=max_concurrency, tool_timeout=timeout))
-    return [next(ran) if refusal is None else refusal for refusal in decided]
+    return [next(ran) if refusal is None else call if refusal is LATER else refusal for call, refusal in zip(calls, decided)]
 
 def _check_json_text(text:str, found_nothing:bool=False):
     """A str that starts like JSON is a mistake worth an error when it is a provider's reply as JSON text (before anything runs),
@@ -390,7 +396,7 @@ async def run_tools_async(
     provider:str|None=None, # The reply's wire format (default: detected; if given, a reply in another format is an error)
     max_concurrency:int=8, # How many tool calls may run at once
     tool_timeout:float|None=None, # Seconds each tool call may take (None: no limit)
-    approve:Callable|None=None, # Called with each `PendingCall`, its arguments as they will run, before it runs: True runs it, False or a reason (str) refuses it, and so does raising
+    approve:Callable|None=None, # Called with each `PendingCall`, its arguments as they will run, before it runs: only True runs it; anything else refuses it (a str is the reason), and so does raising
     on_step:Callable|None=None, # Called with a `Step` for each call and each result; what it raises propagates
     step_number:int=1, # The `Step.number` to report
     rescue:str|bool='markup', # Calls a server left in a structured reply's text: 'markup' (in a format's markup), 'any' (or True), False: never
@@ -430,7 +436,7 @@ def _parsed_provider(provider:str|None) -> str:
     return 'text'
 
 async def _run_turn(reply, ns:dict, provider:str, max_concurrency:int, timeout, approve, on_step, step_number:int,
-                    rescue:str|None=None) -> tuple:
+                    rescue:str|None=None, can_wait:bool=False) -> tuple:
     """(results, their messages, the reply as the history records it) of a plain reply already known to be in `provider`'s
     format; the 'result' steps are the caller's to report."""
     if provider == 'text': calls, refused = _text_batch(reply, ns)
@@ -438,11 +444,16 @@ async def _run_turn(reply, ns:dict, provider:str, max_concurrency:int, timeout, 
     rescued = _rescued(reply, provider, ns, rescue) if not calls and not refused and rescue and provider != 'text' else []
     for call in rescued:
         await _report(on_step, Step('rescue', call, step_number), 'no tool of this reply has run, and a Chat has not recorded the reply')
-    results = await _run_calls(calls or rescued, ns, max_concurrency, timeout, approve, on_step, step_number) + refused
+    results = await _run_calls(calls or rescued, ns, max_concurrency, timeout, approve, on_step, step_number, can_wait) + refused
+    if any(isinstance(result, PendingCall) for result in results): raise _Waiting(results, reply, bool(rescued))
     return results, rescued_messages(results, provider) if rescued else result_messages(results, provider), reply
 
 async def _report_results(on_step, results:list, step_number:int, aftermath:str):
     for result in results: await _report(on_step, Step('result', result, step_number), aftermath)
+
+class _Waiting(Exception):
+    "A turn stopped: `approve` left some of its calls for later (`results` holds their `PendingCall`s in their places)."
+    def __init__(self, results:list, reply, rescued:bool): self.results, self.reply, self.rescued = results, reply, rescued
 
 # %% ../nbs/05_loop.ipynb 41
 def _run_sync(coroutine):
@@ -458,7 +469,7 @@ def run_tools(
     provider:str|None=None, # The reply's wire format (default: detected; if given, a reply in another format is an error)
     max_concurrency:int=8, # How many tool calls may run at once
     tool_timeout:float|None=None, # Seconds each tool call may take (None: no limit)
-    approve:Callable|None=None, # Called with each `PendingCall`, its arguments as they will run, before it runs: True runs it, False or a reason (str) refuses it, and so does raising
+    approve:Callable|None=None, # Called with each `PendingCall`, its arguments as they will run, before it runs: only True runs it; anything else refuses it (a str is the reason), and so does raising
     on_step:Callable|None=None, # Called with a `Step` for each call and each result; what it raises propagates
     rescue:str|bool='markup', # Calls a server left in a structured reply's text: 'markup' (in a format's markup), 'any' (or True), False: never
     timeout:float|None=None, # Deprecated name of `tool_timeout`
@@ -673,9 +684,10 @@ class Chat:
                  tool_timeout:float|None=None, # Seconds each tool call may take
                  system:str|None=None, # System prompt: the first message for OpenAI and text, `system=` beside the messages for Anthropic and Gemini
                  on_step:Callable|None=None, # Called with a `Step` for every reply, call and result (sync or async); what it raises stops the chat, which stays consistent
-                 approve:Callable|None=None, # Called with each `PendingCall`, its arguments as they will run, before it runs: True runs it, False or a reason (str) refuses it, and so does raising (sync or async)
+                 approve:Callable|None=None, # Called with each `PendingCall`, its arguments as they will run, before it runs: only True runs it; anything else refuses it (a str is the reason), and so does raising; `LATER` pauses the run for `resume` (sync or async)
                  rescue:str|bool='markup', # Calls a server left in a structured reply's text: 'markup' (in a format's markup), 'any' (or True), False: never
                  tool_search=None, # A large catalog, found by search: True or a `ToolSearch` (the model first sees a search tool and the pinned tools)
+                 approvals:ApprovalStore|None=None, # Where a run that `approve` paused (answering `LATER`) is saved, and `resume` finds it
                  timeout:float|None=None, # Deprecated name of `tool_timeout`
                  **request_options, # SDK clients: more arguments for the create method, e.g. temperature=0, max_tokens=1024
                 ):
@@ -691,6 +703,7 @@ class Chat:
         self.client, self.provider, self.max_steps = client, provider, max_steps
         self.max_concurrency, self.tool_timeout, self.system = max_concurrency, renamed_option(tool_timeout, timeout, name='tool_timeout', old_name='timeout'), system
         self.on_step, self.approve, self.rescue = on_step, approve, _rescue_mode(rescue)
+        self.approvals, self._resuming = approvals, None   # _resuming: (run id, pause) while `resume` carries a run on
         self.ns, self.tool_search = mk_ns(tools), None
         if tool_search:   # the chat offers the search and the pinned tools; `_offered` adds the ones found
             from toolcall_lib.tool_search import search_catalog
@@ -737,8 +750,9 @@ class Chat:
             self.last_reply = reply = await self._ask(self._offered(ns, tools)[1], options)
             _check_format(reply, self.provider)
             await _report(self.on_step, Step('reply', reply, number), 'the chat has not recorded this reply; call it again with no prompt to ask anew')
-            results, messages, turn = await _run_turn(reply, self._offered(ns, tools, reply)[0], self.provider, self.max_concurrency, self.tool_timeout,   # checked once, above
-                                                      self.approve, self.on_step, number, self.rescue)
+            try: results, messages, turn = await _run_turn(reply, self._offered(ns, tools, reply)[0], self.provider, self.max_concurrency,
+                                                           self.tool_timeout, self.approve, self.on_step, number, self.rescue, can_wait=True)
+            except _Waiting as waiting: raise self._paused(waiting, number) from None
             self.messages.extend(_model_turn(turn, self.provider) + messages)   # the reply and its results, or neither
             await _report_results(self.on_step, results, number, 'the tools ran and the chat has recorded their results; '
                                                                  'call it again with no prompt to carry on')
@@ -908,8 +922,10 @@ async def _stream_step(self:Chat, number:int, eager:bool):
         await _report(self.on_step, Step('reply', reply, number), 'the chat has not recorded this reply; call it again with no prompt to ask anew')
         ns = self._offered(self.ns, self.tools, reply)[0]
         if started: results, messages, turn = await self._eager_turn(reply, started, number, ns)
-        else: results, messages, turn = await _run_turn(reply, ns, self.provider, self.max_concurrency, self.tool_timeout,
-                                                        self.approve, self.on_step, number, self.rescue)
+        else:
+            try: results, messages, turn = await _run_turn(reply, ns, self.provider, self.max_concurrency, self.tool_timeout,
+                                                           self.approve, self.on_step, number, self.rescue, can_wait=True)
+            except _Waiting as waiting: raise self._paused(waiting, number) from None
         self.messages.extend(_model_turn(turn, self.provider) + messages)
         for index, result in enumerate(results): yield CallResultEvent(index, result)
         await _report_results(self.on_step, results, number, 'the tools ran and the chat has recorded their results')
@@ -970,6 +986,77 @@ def stream(self:Chat,
         loop.close()
 
 # %% ../nbs/05_loop.ipynb 113
+@patch
+def _paused(self:Chat, waiting:_Waiting, number:int) -> RunPaused:
+    "The `RunPaused` for a turn whose calls wait, its state saved in `approvals` when the chat has a store."
+    run_id, pause = self._resuming or (new_run_id(), 0)
+    slots, position = [], 0
+    for result in waiting.results:
+        if isinstance(result, PendingCall):
+            result = waiting_call(run_id, pause + 1, position=position, name=result.name, arguments=result.arguments,
+                                  provider_id=result.call_id, ns=self.ns)
+        slots.append(result)
+        position += 1
+    state = PausedRun(run_id, self.provider, json.loads(json.dumps(self.messages)), json.loads(json.dumps(waiting.reply)),
+                      tuple(slots), pause + 1, number, waiting.rescued)
+    if self.approvals is not None:
+        try: self.approvals.save(state)
+        except Exception as error: raise RunPaused(state, saved=False) from error   # the state is not lost with the store: it is in .state
+    return RunPaused(state, saved=self.approvals is not None)
+
+def _texts_in(value):
+    "Every str inside a conversation's messages (where a local search's answers are)"
+    if isinstance(value, str): yield value
+    elif isinstance(value, dict):
+        for item in value.values(): yield from _texts_in(item)
+    elif isinstance(value, (list, tuple)):
+        for item in value: yield from _texts_in(item)
+
+@patch
+async def aresume(self:Chat,
+                  run, # The `PausedRun`, or its run id (found in the chat's `approvals` store)
+                  decisions=(), # `Decision`s (or their dicts) for the waiting calls; a call without an approving one is refused
+                  *,
+                  output=None, # The answer's type, as for `acall`
+                  retries:int=2, # With `output`: how many times an answer that does not fit goes back to the model
+                 ): # The model's final text answer, or an instance of `output`
+    "Carry a paused run on: run the approved waiting calls (once, whatever else resumes it), refuse the rest, and go on as `acall` does."
+    if not isinstance(run, PausedRun):
+        if self.approvals is None: raise SettingError('resume(run_id) reads the run from the chat\'s store: pass approvals=ApprovalStore(...) to Chat, or pass the PausedRun')
+        run = self.approvals.load(run)
+    if run.provider != self.provider:
+        raise SettingError(f'this run was paused in the {run.provider} format; this chat speaks {self.provider}: resume it with a {run.provider} chat')
+    ns = self.ns
+    if self.tool_search is not None:   # the tools this run had found (in another process, perhaps) are callable again
+        self.tool_search.remember(run.messages, list(_texts_in(run.messages)))
+        ns = self._offered(self.ns, self.tools, run.reply)[0]
+    verdicts = decide(run, decisions, ns=ns)   # a decision naming no waiting call raises here, before the claim
+    claim_run(run, self.approvals)
+    approved = [call for call, refusal in verdicts if refusal is None]
+    ran = iter(await call_funcs_async([(call.provider_id, call.name, call.arguments) for call in approved], ns,
+                                      max_concurrency=self.max_concurrency, tool_timeout=self.tool_timeout))
+    decided = {call.position: refusal or next(ran) for call, refusal in verdicts}
+    results = [decided[position] if position in decided else slot for position, slot in enumerate(run.slots)]
+    replies = rescued_messages(results, run.provider) if run.rescued else result_messages(results, run.provider)
+    self.messages, self.last_reply = list(run.messages) + _model_turn(run.reply, run.provider) + replies, run.reply
+    await _report_results(self.on_step, results, run.step, 'the tools ran and the chat has recorded their results; '
+                                                           'call it again with no prompt to carry on')
+    self._resuming = (run.run_id, run.pause)
+    try: return await self.acall(None, output=output, retries=retries)
+    finally: self._resuming = None
+
+@patch
+def resume(self:Chat,
+           run, # The `PausedRun`, or its run id (found in the chat's `approvals` store)
+           decisions=(), # `Decision`s (or their dicts) for the waiting calls; a call without an approving one is refused
+           *,
+           output=None, # The answer's type, as for `acall`
+           retries:int=2, # With `output`: how many times an answer that does not fit goes back to the model
+          ): # The model's final text answer, or an instance of `output`
+    "`aresume` for a program without an event loop."
+    return _run_sync(self.aresume(run, decisions, output=output, retries=retries))
+
+# %% ../nbs/05_loop.ipynb 118
 class RecordingClient:
     "A model client that passes every call on to `client` and keeps the requests and replies as JSON, to save as a recording."
     def __init__(self,

@@ -106,7 +106,7 @@ class _ToolDoor:
             if inspect.isawaitable(verdict): verdict = await verdict
         except Exception as error:
             return f'The call to {call.name!r} was not run: the check that approves calls failed ({type(error).__name__}), so it was refused.'
-        if verdict is True or verdict and not isinstance(verdict, str): return None
+        if verdict is True: return None   # only an explicit True runs a call; the loop's LATER cannot wait here, and refuses
         return verdict if isinstance(verdict, str) and verdict else f'The user did not allow this call to {call.name!r}, so it was not run.'
 
 # %% ../../nbs/04_interp/08_code_mode.ipynb 14
