@@ -86,6 +86,14 @@ async def check_weather_server(target):
 def test_serve_over_stdio():
     run(check_weather_server(stdio('serve', TOOLS)))
 
+def test_serve_strict_closes_every_object_schema():
+    async def listed():
+        async with Client(stdio('serve', TOOLS, '--strict')) as client:
+            return {tool.name: tool.model_dump(by_alias=True, exclude_none=True, mode='json') for tool in (await client.list_tools()).tools}
+    tools = run(listed())
+    for name in weather_tools.__all__: assert tools[name] == mcp_definition(getattr(weather_tools, name), strict=True)
+    assert all(tool['inputSchema']['additionalProperties'] is False for tool in tools.values())
+
 def test_serve_names_the_server():
     async def name():
         async with Client(stdio('serve', TOOLS, '--name', 'weather')) as client: return client.server_info.name
