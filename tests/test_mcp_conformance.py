@@ -77,3 +77,25 @@ def test_json_schema_2020_12_scenario_of_0_1_16_passes(tmp_path):
 def test_every_active_server_scenario_of_0_2_0_alpha_passes(tmp_path):
     ran = run_server_scenarios('0.2.0-alpha.12', tmp_path)
     assert SERVER_SCENARIOS_0_1_16 <= set(ran) and 'server-session-lifecycle' in ran
+
+# --- client scenarios: tests/conformance/everything_client.py, which connects with `mcp_tools` ---------------------
+
+CLIENT_SCENARIOS_0_1_16 = [
+    'initialize', 'tools_call', 'elicitation-sep1034-client-defaults', 'sse-retry',
+    'auth/metadata-default', 'auth/metadata-var1', 'auth/metadata-var2', 'auth/metadata-var3', 'auth/basic-cimd',
+    'auth/scope-from-www-authenticate', 'auth/scope-from-scopes-supported', 'auth/scope-omitted-when-undefined',
+    'auth/scope-step-up', 'auth/scope-retry-limit', 'auth/token-endpoint-auth-basic', 'auth/token-endpoint-auth-post',
+    'auth/token-endpoint-auth-none', 'auth/pre-registration']
+
+def run_client_scenario(version:str, scenario:str, tmp_path:Path) -> list:
+    "The failed (or warned) checks of one client scenario, `mcp_tools` being the client; one at a time, as two cores run a client in ~10 s."
+    client = f'{sys.executable} {ROOT/"tests"/"conformance"/"everything_client.py"}'
+    run = subprocess.run([str(NODE), str(suite(version)), 'client', '--command', client, '--scenario', scenario, '--timeout', '90000',
+                          '-o', str(tmp_path)], capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    checks = [check for path in tmp_path.rglob('checks.json') for check in json.loads(path.read_text())]
+    assert checks, f'{scenario}: no checks were written: {run.stdout[-2000:]} {run.stderr[-2000:]}'
+    return [f"{check['id']}: {check.get('errorMessage') or check.get('description')}" for check in checks if check['status'] in ('FAILURE', 'WARNING')]
+
+@pytest.mark.parametrize('scenario', CLIENT_SCENARIOS_0_1_16)
+def test_client_scenario_of_0_1_16_passes(scenario, tmp_path):
+    assert run_client_scenario('0.1.16', scenario, tmp_path) == []

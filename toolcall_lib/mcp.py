@@ -174,9 +174,13 @@ class MCPHandle:
         if capabilities is None or getattr(capabilities, name, None) is None:
             raise ToolCallError(f'the MCP client did not declare the {name} capability, so it cannot be asked')
 
-    async def _ask(self, name:str, request):
-        "Await `request` to the client; a message for the model when the client takes no requests mid-call (2026-07-28)."
+    async def _ask(self, name:str, make_request):
+        "Send the request `make_request()` makes to the client; a message for the model when the client takes no requests mid-call (2026-07-28)."
+        import warnings
         from mcp.shared.exceptions import NoBackChannelError
+        with warnings.catch_warnings():   # the SDK warns that 2026-07-28 drops sampling; the clients of today still use it
+            warnings.simplefilter('ignore', _sdk().mcp.MCPDeprecationWarning)
+            request = make_request()
         try: return await request
         except NoBackChannelError:
             raise ToolCallError(f'the MCP client speaks a protocol revision without requests during a call, so {name} cannot ask it') from None
@@ -242,7 +246,7 @@ class Elicitation(MCPHandle):
                        form, # What to fill in: a class (dataclass, TypedDict, pydantic model) or a JSON Schema dict
                       ) -> ElicitationAnswer:
         self._capability('elicitation')
-        answer = await self._ask('elicitation', self.context.session.elicit_form(message, _form_schema(form), related_request_id=self.context.request_id))
+        answer = await self._ask('elicitation', lambda: self.context.session.elicit_form(message, _form_schema(form), related_request_id=self.context.request_id))
         content = answer.content
         if answer.action == 'accept' and content is not None and not isinstance(form, Mapping):
             content = await call_func_async('form', content, {'form': form})   # coerced and checked as a tool's arguments are
@@ -260,7 +264,7 @@ class Sampling(MCPHandle):
         self._capability('sampling')
         mcp_types = _sdk().types
         messages = [mcp_types.SamplingMessage(role='user', content=mcp_types.TextContent(text=prompt))]
-        reply = await self._ask('sampling', self.context.session.create_message(messages, max_tokens=max_tokens, system_prompt=system,
+        reply = await self._ask('sampling', lambda: self.context.session.create_message(messages, max_tokens=max_tokens, system_prompt=system,
                                                                                temperature=temperature, related_request_id=self.context.request_id))
         blocks = reply.content if isinstance(reply.content, list) else [reply.content]
         return '\n'.join(block.text for block in blocks if getattr(block, 'type', None) == 'text')
@@ -882,7 +886,52 @@ def _result_value(name:str, result, output_schema=None):
     if structured is None: return text
     return structured['result'] if _wraps_result(name, structured, texts, output_schema) else structured
 
-# %% ../nbs/07_mcp.ipynb 102
+# %% ../nbs/07_mcp.ipynb 103
+def _maybe_async(func):
+    "`func` as an async function (awaiting what it returns when that is awaitable)."
+    import inspect
+    async def call(*args):
+        result = func(*args)
+        return await result if inspect.isawaitable(result) else result
+    return call
+
+def _with_defaults(schema, content) -> dict:
+    "`content` with the `default` of each property of `schema` it leaves out (SEP-1034)."
+    properties = schema.get('properties') if isinstance(schema, Mapping) else None
+    defaults = {name: prop['default'] for name, prop in (properties or {}).items() if isinstance(prop, Mapping) and 'default' in prop}
+    return {**defaults, **(content or {})}
+
+def _elicitation_callback(elicitation):
+    "The SDK's elicitation callback for `elicitation(message, schema)`: a dict accepts, an `ElicitationAnswer` says what the user did, None declines."
+    answer = _maybe_async(elicitation)
+    async def callback(context, params):
+        mcp_types, schema = _sdk().types, getattr(params, 'requested_schema', None) or {}
+        reply = await answer(params.message, schema)
+        action, content = (reply.action, reply.content) if isinstance(reply, ElicitationAnswer) else ('decline', None) if reply is None else ('accept', reply)
+        if action != 'accept': return mcp_types.ElicitResult(action=action)
+        return mcp_types.ElicitResult(action='accept', content=_with_defaults(schema, dict(content or {})))
+    return callback
+
+def _sampling_callback(sampling):
+    "The SDK's sampling callback for `sampling(prompt) -> str`: the text of the request's messages in, one text reply out."
+    reply_to = _maybe_async(sampling)
+    async def callback(context, params):
+        mcp_types, texts = _sdk().types, []
+        for message in params.messages:
+            blocks = message.content if isinstance(message.content, list) else [message.content]
+            texts += [block.text for block in blocks if getattr(block, 'type', None) == 'text']
+        reply = await reply_to('\n'.join(texts))
+        return mcp_types.CreateMessageResult(role='assistant', content=mcp_types.TextContent(text=str(reply)),
+                                             model=getattr(sampling, '__name__', 'toolcall'), stop_reason='endTurn')
+    return callback
+
+def _logging_callback(on_log):
+    "The SDK's logging callback for `on_log(level, data, logger)`."
+    hear = _maybe_async(on_log)
+    async def callback(params): await hear(params.level, params.data, params.logger)
+    return callback
+
+# %% ../nbs/07_mcp.ipynb 104
 def _without_dialect(schema:dict) -> dict:
     "`schema` without its top-level `$schema`, the dialect statement MCP servers send and provider formats leave out."
     return {key: value for key, value in schema.items() if key != '$schema'} if isinstance(schema, dict) else schema
@@ -895,13 +944,16 @@ class MCPTools(Mapping):
                  *,
                  read_timeout:float|None=None, # Seconds to wait for each call's answer (None: the client's default)
                  loop=None, # The event loop the client lives on, when calls may come from others (None: the caller's)
+                 on_progress=None, # Called with (progress, total, message) for each progress notification of a call
                 ):
         self.client, self.definitions, self.read_timeout, self.loop = client, list(definitions), read_timeout, loop
+        self.on_progress = on_progress
         self.tools = {definition['name']: mk_tool(self._call, definition) for definition in self.definitions}
         self.output_schemas = {definition['name']: definition.get('outputSchema') for definition in self.definitions}
 
     async def _call(self, name:str, /, **arguments):
-        request = self.client.call_tool(name, arguments, read_timeout_seconds=self.read_timeout)
+        progress = _maybe_async(self.on_progress) if self.on_progress is not None else None
+        request = self.client.call_tool(name, arguments, read_timeout_seconds=self.read_timeout, progress_callback=progress)
         try: result = await (asyncio.wrap_future(asyncio.run_coroutine_threadsafe(request, self.loop)) if self.loop else request)
         except _sdk().MCPError as error: raise MCPToolError(f'The MCP server refused the call to {name!r}: {error}', tool=name) from None
         return _result_value(name, result, self.output_schemas.get(name))
@@ -926,16 +978,17 @@ class MCPTools(Mapping):
         "Call one of the server's tools as a model would, through `call_func_async`."
         return await call_func_async(name, arguments or {}, self)
 
-# %% ../nbs/07_mcp.ipynb 103
-def _client_target(server, headers:Mapping|None=None):
-    "What `mcp.Client` connects to for `server`: an HTTP transport sending `headers`, a stdio transport, or the server object itself."
+# %% ../nbs/07_mcp.ipynb 105
+def _client_target(server, headers:Mapping|None=None, auth=None):
+    "What `mcp.Client` connects to for `server`: an HTTP transport sending `headers` (and authenticating with `auth`), a stdio transport, or the server object itself."
     sdk = _sdk()
     is_url = isinstance(server, str) and server.startswith(('http://', 'https://'))
     if headers is not None:
         if not is_url: raise TypeError(f'headers are sent over HTTP: pass an http(s) URL, not {_describe_server(server)}')
         if not isinstance(headers, Mapping) or not all(isinstance(key, str) and isinstance(value, str) for key, value in headers.items()):
             raise TypeError('headers must map header names to values, all strings: {"Authorization": "Bearer ..."}')
-    if is_url: return _HTTPTransport(server, dict(headers or {}))
+    if auth is not None and not is_url: raise TypeError(f'auth is for HTTP: pass an http(s) URL, not {_describe_server(server)}')
+    if is_url: return _HTTPTransport(server, dict(headers or {}), auth)
     if isinstance(server, sdk.MCPServer): return server
     if not isinstance(server, sdk.StdioServerParameters):
         words = shlex.split(server) if isinstance(server, str) else list(server) if isinstance(server, (list, tuple)) else None
@@ -945,22 +998,22 @@ def _client_target(server, headers:Mapping|None=None):
     from mcp.client.stdio import stdio_client
     return stdio_client(server, errlog=_server_log())
 
-def _plain_http_client(headers:dict):
+def _plain_http_client(headers:dict, auth=None):
     "The HTTP client the SDK's transport takes (httpx2), as the SDK's own helper makes it (30 s timeouts, 5 min to read a stream), for when a release moves that private helper."
     import httpx2
-    return httpx2.AsyncClient(headers=headers, timeout=httpx2.Timeout(30, read=300))
+    return httpx2.AsyncClient(headers=headers, auth=auth, timeout=httpx2.Timeout(30, read=300))
 
 class _HTTPTransport:
     """The SDK's streamable HTTP transport on an HTTP client that sends `headers` with every request (set up as the SDK's own
     `ClientSessionGroup` does); it notes the status of a refused request, which the SDK's error leaves out."""
-    def __init__(self, url:str, headers:dict): self.url, self.headers, self.refusal, self.streams = url, headers, None, None
+    def __init__(self, url:str, headers:dict, auth=None): self.url, self.headers, self.auth, self.refusal, self.streams = url, headers, auth, None, None
 
     @contextlib.asynccontextmanager
     async def _open(self):
         from mcp.client.streamable_http import streamable_http_client
         try: from mcp.shared._httpx_utils import create_mcp_http_client  # the SDK's HTTP client, with its MCP timeouts
         except ImportError: create_mcp_http_client = _plain_http_client   # a private module: if a release moves it, a plain client
-        async with create_mcp_http_client(headers=self.headers) as http_client:
+        async with create_mcp_http_client(headers=self.headers, auth=self.auth) as http_client:
             http_client.event_hooks['response'].append(self._note)
             async with streamable_http_client(self.url, http_client=http_client) as streams: yield streams
 
@@ -1049,10 +1102,18 @@ async def mcp_tools(
     *,
     read_timeout:float|None=None, # Seconds to wait for each call's answer (None: the SDK's default)
     headers:Mapping|None=None, # HTTP headers sent with every request to an http(s) URL, e.g. {'Authorization': 'Bearer TOKEN'}
-    **client_options, # More `mcp.Client` options (`mode='legacy'`, `client_info=`, ...)
+    elicitation=None, # Answers the server's questions: `(message, schema) -> dict` (accept), `ElicitationAnswer`, or None (decline)
+    sampling=None, # Answers the server's sampling requests: `(prompt) -> str`, the reply's text
+    on_progress=None, # Hears each call's progress: `(progress, total, message)`
+    on_log=None, # Hears the server's log messages: `(level, data, logger)`
+    auth=None, # How to authenticate to an http(s) URL: an `httpx2.Auth`, e.g. the SDK's `OAuthClientProvider` (OAuth 2.1 with PKCE)
+    **client_options, # More `mcp.Client` options (`mode='legacy'`, `client_info=`, the SDK's own `elicitation_callback=`, ...)
 ):
     "Connect to an MCP server and yield its tools as an `MCPTools` namespace, closing the connection after."
-    connection = _Connection(_client_target(server, headers), client_options, _describe_server(server))
+    if elicitation is not None: client_options.setdefault('elicitation_callback', _elicitation_callback(elicitation))
+    if sampling is not None: client_options.setdefault('sampling_callback', _sampling_callback(sampling))
+    if on_log is not None: client_options.setdefault('logging_callback', _logging_callback(on_log))
+    connection = _Connection(_client_target(server, headers, auth), client_options, _describe_server(server))
     client, definitions = await connection.open()
-    try: yield MCPTools(client, definitions, read_timeout=read_timeout, loop=connection.loop)
+    try: yield MCPTools(client, definitions, read_timeout=read_timeout, loop=connection.loop, on_progress=on_progress)
     finally: await connection.close()
