@@ -13,7 +13,8 @@ def postgres():
 
 SLOW_SUITES = {'test_docs_site.py': 1800,         # builds and renders the whole docs site in headless Chromium
                'test_sandbox_escape.py': None,    # the sandbox attack suite, a sandbox per attack
-               'test_sandbox_nonroot.py': None}   # the same attacks from an unprivileged user
+               'test_sandbox_nonroot.py': None,   # the same attacks from an unprivileged user
+               'test_mcp_conformance.py': 1200}   # the official MCP conformance suite (Node.js) against toolcall mcp serve
 # seconds per test where pytest.ini's timeout is too short (None: pytest.ini's)
 
 def pytest_collection_modifyitems(config, items):

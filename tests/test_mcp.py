@@ -10,7 +10,7 @@ mcp = pytest.importorskip('mcp', reason='the MCP SDK is in the dev extra')
 from mcp import Client, StdioServerParameters
 
 from toolcall_lib.dispatch import ArgumentValueError, call_func_async
-from toolcall_lib.mcp import MCPToolError, mcp_tools
+from toolcall_lib.mcp import MCPToolError, mcp_definition, mcp_tools
 from toolcall_lib.schema import tool_schema
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -70,7 +70,7 @@ async def check_weather_server(target):
     "What every transport must show: the exact schemas, coercion, structured results and error results."
     async with Client(target) as client:
         listed = {tool.name: tool.model_dump(by_alias=True, exclude_none=True, mode='json') for tool in (await client.list_tools()).tools}
-        for name in weather_tools.__all__: assert listed[name] == tool_schema(getattr(weather_tools, name), 'mcp')
+        for name in weather_tools.__all__: assert listed[name] == mcp_definition(getattr(weather_tools, name))  # tool_schema's, as mcp_server sends it
         result = plain(await client.call_tool('get_weather', {'city': 'Paris', 'days': '3'}))
         assert result['structuredContent']['days'] == 3 and not result['isError']
         assert json.loads(result['content'][0]['text']) == result['structuredContent']
@@ -85,6 +85,14 @@ async def check_weather_server(target):
 
 def test_serve_over_stdio():
     run(check_weather_server(stdio('serve', TOOLS)))
+
+def test_serve_strict_closes_every_object_schema():
+    async def listed():
+        async with Client(stdio('serve', TOOLS, '--strict')) as client:
+            return {tool.name: tool.model_dump(by_alias=True, exclude_none=True, mode='json') for tool in (await client.list_tools()).tools}
+    tools = run(listed())
+    for name in weather_tools.__all__: assert tools[name] == mcp_definition(getattr(weather_tools, name), strict=True)
+    assert all(tool['inputSchema']['additionalProperties'] is False for tool in tools.values())
 
 def test_serve_names_the_server():
     async def name():
@@ -252,7 +260,7 @@ def test_python_over_stdio_keeps_state_and_sends_figures():
         async with Client(stdio('python', '--timeout', '60')) as client:
             tools = {tool.name: tool.model_dump(by_alias=True, exclude_none=True, mode='json') for tool in (await client.list_tools()).tools}
             from toolcall_lib.interp import python
-            expected = copy.deepcopy(tool_schema(python, 'mcp'))
+            expected = copy.deepcopy(mcp_definition(python))
             expected['inputSchema']['properties']['timeout']['default'] = 60  # --timeout is the default the model reads
             assert tools['python'] == expected and set(tools) == {'python', 'reset'}
             await client.call_tool('python', {'code': 'x = 41'})

@@ -4,16 +4,17 @@
 
 # %% ../nbs/07_mcp.ipynb 3
 from __future__ import annotations
-import asyncio, concurrent.futures, contextlib, contextvars, dataclasses, functools, json, os, secrets, shlex, sys, threading, types
+import asyncio, concurrent.futures, contextlib, contextvars, dataclasses, functools, json, os, secrets, shlex, sys, threading, types, typing
 from collections.abc import Mapping
 from .dispatch import ToolCallError, call_func_async, failed_call_message, mk_tool, renamed_option
 from .interp import Image, SandboxPool
 from .schema import render_schema, tool_schema
 
 # %% auto 0
-__all__ = ['INSTALL_HINT', 'TRANSPORTS', 'MCPUnavailableError', 'call_result', 'current_request', 'mcp_server', 'serve',
-           'UnknownSessionError', 'SessionLimitError', 'python_server', 'MCPToolError', 'MCPContent', 'MCPTools',
-           'MCPConnectionError', 'mcp_tools']
+__all__ = ['INSTALL_HINT', 'LOG_LEVELS', 'TRANSPORTS', 'MCPUnavailableError', 'call_result', 'current_request', 'MCPHandle',
+           'Progress', 'Log', 'ElicitationAnswer', 'Elicitation', 'Sampling', 'mcp_resource', 'mcp_prompt', 'mcp_tool',
+           'mcp_definition', 'mcp_server', 'serve', 'UnknownSessionError', 'SessionLimitError', 'python_server',
+           'MCPToolError', 'MCPContent', 'MCPTools', 'MCPConnectionError', 'mcp_tools']
 
 # %% ../nbs/07_mcp.ipynb 10
 INSTALL_HINT = 'pip install "toolcall_lib[mcp]"'
@@ -43,9 +44,10 @@ def call_result(
     value, # What a tool returned
     is_error:bool=False, # Report it as a failed call (`isError`)?
 ):
-    "The MCP `CallToolResult` for a tool's return value: text, JSON text plus `structuredContent`, or image content."
+    "The MCP `CallToolResult` for a tool's return value: text, JSON text plus `structuredContent`, images, or the MCP content blocks it is made of."
     from toolcall_lib.content import result_pictures, wire_value  # the loop's reading too, so both doors send the same content
     mcp_types = _sdk().types
+    if (blocks := _content_blocks(value)) is not None: return mcp_types.CallToolResult(content=blocks, is_error=is_error)
     if (pictures := result_pictures(value)) is not None:
         text, images = pictures
         content = [mcp_types.TextContent(text=text)] if text is not None else []
@@ -57,7 +59,43 @@ def call_result(
     return mcp_types.CallToolResult(content=[mcp_types.TextContent(text=json.dumps(data, ensure_ascii=False))],
                                     structured_content=data if isinstance(data, dict) else {'result': data}, is_error=is_error)
 
-# %% ../nbs/07_mcp.ipynb 21
+# %% ../nbs/07_mcp.ipynb 15
+def _resource_link(
+    path, # a file the tool points the client at
+):
+    "A `ResourceLink` content block for the file at `path`: its file:// URI, name, guessed MIME type and size."
+    import mimetypes, pathlib
+    path = pathlib.Path(path).absolute()
+    size = path.stat().st_size if path.is_file() else None
+    return _sdk().types.ResourceLink(uri=path.as_uri(), name=path.name, mime_type=mimetypes.guess_type(path.name)[0], size=size)
+
+def _content_block(value):
+    "The MCP content block `value` is or stands for (an SDK block, the SDK's `Image`/`Audio` helpers, a `Path`), else None."
+    mcp_types = _sdk().types
+    if isinstance(value, (mcp_types.TextContent, mcp_types.ImageContent, mcp_types.AudioContent, mcp_types.EmbeddedResource,
+                          mcp_types.ResourceLink)): return value
+    if isinstance(value, os.PathLike): return _resource_link(value)
+    if type(value).__module__.startswith('mcp.'):   # the SDK's own helpers
+        for convert in ('to_audio_content', 'to_image_content'):
+            if callable(getattr(value, convert, None)): return getattr(value, convert)()
+    return None
+
+def _content_blocks(value) -> list|None:
+    "The content blocks of a result that is MCP content, or a list holding some beside text and pictures; None for any other value."
+    from toolcall_lib.content import result_pictures
+    if (block := _content_block(value)) is not None: return [block]
+    if not isinstance(value, (list, tuple)) or not any(_content_block(item) is not None for item in value): return None
+    mcp_types, blocks = _sdk().types, []
+    for item in value:
+        if (block := _content_block(item)) is not None: blocks.append(block)
+        elif isinstance(item, str): blocks.append(mcp_types.TextContent(text=item))
+        elif (pictures := result_pictures(item)) is not None:
+            blocks += [mcp_types.TextContent(text=pictures[0])] if pictures[0] is not None else []
+            blocks += [mcp_types.ImageContent(data=data, mime_type=mime) for mime, data in pictures[1]]
+        else: blocks.append(call_result(item).content[0])   # data: its JSON text
+    return blocks
+
+# %% ../nbs/07_mcp.ipynb 24
 def _valid_text(
     text:str, # text that may hold lone surrogates
 ) -> str:
@@ -104,24 +142,368 @@ def _tool_result(
     try: return _sendable(call_result(_valid_data(value), is_error))
     except (UnicodeError, ValueError): return _sendable(call_result(repr(value), is_error))   # repr escapes what it holds
 
-# %% ../nbs/07_mcp.ipynb 24
+# %% ../nbs/07_mcp.ipynb 27
 _request = contextvars.ContextVar('toolcall_mcp_request', default=None)
 
 def current_request():
     "The SDK's `Context` of the MCP call being served (None outside one): its `headers`, `session`, `request_id`, ..."
     return _request.get()
 
-# %% ../nbs/07_mcp.ipynb 25
+# %% ../nbs/07_mcp.ipynb 29
+LOG_LEVELS = ('debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency')
+import weakref
+_log_levels = weakref.WeakKeyDictionary()   # a client's connection -> the least level it asked for with logging/setLevel
+
+def _connection(context):
+    "The SDK's `Connection` to the client of a request (one per client, whatever the transport; the request's session lasts one request), for a tool's `Context` or a handler's context."
+    session = getattr(context, 'request_context', context).session
+    return getattr(session, '_connection', None) or session   # the SDK keeps it private: the session, should a release move it
+
+class MCPHandle:
+    "What a tool asked for by annotation, bound to the MCP call being served (`context`: the SDK's `Context`, None outside a server)."
+    def __init__(self,
+                 context:typing.Any=None, # The SDK's `Context` of the call (default: `current_request()`)
+                ):
+        self.context = context if context is not None else current_request()
+    def __repr__(self): return f'{type(self).__name__}({"bound to a call" if self.context is not None else "outside a server"})'
+
+    def _capability(self, name:str):
+        "Fail with a message for the model unless the client declared capability `name` (`elicitation`, `sampling`)."
+        if self.context is None: raise ToolCallError(f'{name} needs an MCP client: this call did not come through an MCP server')
+        capabilities = self.context.client_capabilities
+        if capabilities is None or getattr(capabilities, name, None) is None:
+            raise ToolCallError(f'the MCP client did not declare the {name} capability, so it cannot be asked')
+
+    async def _ask(self, name:str, make_request):
+        "Send the request `make_request()` makes to the client; a message for the model when the client takes no requests mid-call (2026-07-28)."
+        import warnings
+        from mcp.shared.exceptions import NoBackChannelError
+        with warnings.catch_warnings():   # the SDK warns that 2026-07-28 drops sampling; the clients of today still use it
+            warnings.simplefilter('ignore', _sdk().mcp.MCPDeprecationWarning)
+            request = make_request()
+        try: return await request
+        except NoBackChannelError:
+            raise ToolCallError(f'the MCP client speaks a protocol revision without requests during a call, so {name} cannot ask it') from None
+
+class Progress(MCPHandle):
+    "Report a tool's progress to the client: `await progress(50, 100, 'halfway')` (sent only when the client asked for progress)."
+    async def __call__(self,
+                       progress:float, # How far the work is
+                       total:float|None=None, # What `progress` counts up to, when known
+                       message:str|None=None, # A word on what is happening now
+                      ):
+        if self.context is not None: await self.context.report_progress(progress, total, message)
+
+class Log(MCPHandle):
+    "Send log messages to the client (`notifications/message`) at or above the level it chose with `logging/setLevel`."
+    async def __call__(self,
+                       level:str, # One of `LOG_LEVELS`
+                       data, # The message: text or any JSON data
+                       logger:str|None=None, # The name of what logged it
+                      ):
+        if level not in LOG_LEVELS: raise ValueError(f'unknown log level {level!r}: use one of {", ".join(LOG_LEVELS)}')
+        if self.context is None: return
+        least = _log_levels.get(_connection(self.context))
+        if least is not None and LOG_LEVELS.index(level) < LOG_LEVELS.index(least): return
+        import warnings
+        with warnings.catch_warnings():   # the SDK warns that 2026-07-28 drops logging; the clients of today still use it
+            warnings.simplefilter('ignore', _sdk().mcp.MCPDeprecationWarning)
+            await self.context.log(level, data, logger_name=logger)
+    async def debug(self,
+                    data, # The message: text or any JSON data
+                    logger:str|None=None, # The name of what logged it
+                   ): "Log `data` at level debug."; await self('debug', data, logger)
+    async def info(self,
+                   data, # The message: text or any JSON data
+                   logger:str|None=None, # The name of what logged it
+                  ): "Log `data` at level info."; await self('info', data, logger)
+    async def warning(self,
+                      data, # The message: text or any JSON data
+                      logger:str|None=None, # The name of what logged it
+                     ): "Log `data` at level warning."; await self('warning', data, logger)
+    async def error(self,
+                    data, # The message: text or any JSON data
+                    logger:str|None=None, # The name of what logged it
+                   ): "Log `data` at level error."; await self('error', data, logger)
+
+@dataclasses.dataclass(frozen=True)
+class ElicitationAnswer:
+    "The user's answer to an `Elicitation` question: what they did (`accept`, `decline` or `cancel`) and what they filled in."
+    action: str  # 'accept', 'decline' or 'cancel'
+    content: object = None  # what they filled in (an instance of the type asked for, or the form's dict), when they accepted
+    @property
+    def accepted(self) -> bool: return self.action == 'accept'
+
+def _form_schema(form) -> dict:
+    "The `requestedSchema` for `form`: a JSON Schema dict as it is, or a class's (dataclass, TypedDict, pydantic) parameters, with docments descriptions."
+    if isinstance(form, Mapping): return dict(form)
+    return tool_schema(form, 'mcp')['inputSchema']
+
+class Elicitation(MCPHandle):
+    "Ask the user a question through the client (`elicitation/create`): `await ask('Who are you?', Person)`."
+    async def __call__(self,
+                       message:str, # The question shown to the user
+                       form, # What to fill in: a class (dataclass, TypedDict, pydantic model) or a JSON Schema dict
+                      ) -> ElicitationAnswer:
+        self._capability('elicitation')
+        answer = await self._ask('elicitation', lambda: self.context.session.elicit_form(message, _form_schema(form), related_request_id=self.context.request_id))
+        content = answer.content
+        if answer.action == 'accept' and content is not None and not isinstance(form, Mapping):
+            content = await call_func_async('form', content, {'form': form})   # coerced and checked as a tool's arguments are
+        return ElicitationAnswer(answer.action, content)
+
+class Sampling(MCPHandle):
+    "Have the client's model write a reply (`sampling/createMessage`): `await sample('Summarise: ...')` is its text."
+    async def __call__(self,
+                       prompt:str, # What the model is asked (one user message)
+                       *,
+                       max_tokens:int=1000, # The most tokens the reply may have
+                       system:str|None=None, # A system prompt
+                       temperature:float|None=None, # Sampling temperature
+                      ) -> str:
+        self._capability('sampling')
+        mcp_types = _sdk().types
+        messages = [mcp_types.SamplingMessage(role='user', content=mcp_types.TextContent(text=prompt))]
+        reply = await self._ask('sampling', lambda: self.context.session.create_message(messages, max_tokens=max_tokens, system_prompt=system,
+                                                                               temperature=temperature, related_request_id=self.context.request_id))
+        blocks = reply.content if isinstance(reply.content, list) else [reply.content]
+        return '\n'.join(block.text for block in blocks if getattr(block, 'type', None) == 'text')
+
+_HANDLES = (Progress, Log, Elicitation, Sampling)
+
+def _asked_handles(func) -> dict:
+    "Parameter name -> handle class, for each parameter of `func` annotated with a handle type."
+    import typing
+    try: hints = typing.get_type_hints(func)
+    except Exception: return {}
+    return {name: hint for name, hint in hints.items() if name != 'return' and isinstance(hint, type) and issubclass(hint, MCPHandle)}
+
+def _with_handles(func):
+    "`func` with its handle parameters filled from the call being served and left out of its signature (so of its schema); `func` itself when it asks for none."
+    import inspect
+    asked = _asked_handles(func)
+    if not asked: return func
+    if not inspect.iscoroutinefunction(func):
+        raise TypeError(f'{getattr(func, "__name__", func)!r} asks for {", ".join(asked)}: a tool that asks for an MCP handle must be async (the handles are awaited)')
+    @functools.wraps(func)
+    async def tool(*args, **kwargs):
+        context = current_request()
+        return await func(*args, **kwargs, **{name: handle(context) for name, handle in asked.items()})
+    signature = inspect.signature(func)
+    tool.__signature__ = signature.replace(parameters=[p for p in signature.parameters.values() if p.name not in asked])
+    return tool
+
+# %% ../nbs/07_mcp.ipynb 31
+def _mark(func, kind:str, **options):
+    func.__toolcall_mcp__ = (kind, options)
+    return func
+
+def mcp_resource(
+    uri:str, # The resource's URI; with {placeholders} (`notes://{day}`) a resource template, filled from the function's parameters
+    *,
+    name:str|None=None, # Its name (default: the function's)
+    mime_type:str|None=None, # Its MIME type (default: text/plain for text)
+    description:str|None=None, # What it holds (default: the docstring)
+):
+    "Mark a function as an MCP resource (or resource template) that `mcp_server` serves; the function is returned unchanged."
+    return lambda func: _mark(func, 'resource', uri=uri, name=name, mime_type=mime_type, description=description)
+
+def mcp_prompt(
+    func=None, # The function (when used as a bare `@mcp_prompt`)
+    *,
+    name:str|None=None, # The prompt's name (default: the function's)
+    description:str|None=None, # What it is for (default: the docstring)
+):
+    "Mark a function as an MCP prompt that `mcp_server` serves: its parameters are the arguments, it returns the messages."
+    if func is None: return lambda func: _mark(func, 'prompt', name=name, description=description)
+    return _mark(func, 'prompt', name=name, description=description)
+
+def mcp_tool(
+    func=None, # The function (when used as a bare `@mcp_tool`)
+    *,
+    input_schema:dict|None=None, # The `inputSchema` to send instead of the one `tool_schema` makes
+):
+    "Mark a function as a tool with a schema of its own (`input_schema`), which `mcp_server` sends as it is."
+    if func is None: return lambda func: _mark(func, 'tool', input_schema=input_schema)
+    return _mark(func, 'tool', input_schema=input_schema)
+
+def _marked(func) -> tuple:
+    "(kind, options) of a function marked by `mcp_resource`, `mcp_prompt` or `mcp_tool`; ('tool', {}) for any other."
+    mark = getattr(func, '__toolcall_mcp__', None)
+    return mark if isinstance(mark, tuple) and len(mark) == 2 else ('tool', {})
+
+def _choices(func, argument:str) -> list:
+    "The values a `Literal` or `Enum` annotation of `func`'s parameter `argument` allows, as strings ([] for any other)."
+    import enum, typing
+    try: hint = typing.get_type_hints(func).get(argument)
+    except Exception: return []
+    while typing.get_origin(hint) is typing.Annotated: hint = typing.get_args(hint)[0]
+    if typing.get_origin(hint) is typing.Literal: return [str(value) for value in typing.get_args(hint)]
+    if isinstance(hint, type) and issubclass(hint, enum.Enum): return [str(member.value) for member in hint]
+    return []
+
+# %% ../nbs/07_mcp.ipynb 33
+_SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema'
+
+def _is_data_type(hint) -> bool:
+    "Is `hint` a type whose values are sent as JSON data (and so get an `outputSchema`)?"
+    import typing
+    origin = typing.get_origin(hint)
+    if origin is typing.Annotated: return _is_data_type(typing.get_args(hint)[0])
+    if origin in (typing.Union, types.UnionType): return all(_is_data_type(arg) for arg in typing.get_args(hint))
+    if origin in (list, tuple, dict) or hint in (dict, list, tuple, int, float, bool): return True
+    if not isinstance(hint, type): return False
+    if typing.is_typeddict(hint): return True
+    pydantic = sys.modules.get('pydantic')
+    if pydantic is not None and issubclass(hint, pydantic.BaseModel): return True
+    return dataclasses.is_dataclass(hint) and hint.__str__ is object.__str__ and not hasattr(hint, 'to_text')
+
+def _output_schema(func, name:str) -> tuple|None:
+    "(outputSchema, wraps) from `func`'s return annotation (wraps: the value is sent as {'result': value}); None when it is not data."
+    import typing, warnings
+    from toolcall_lib.schema import get_schema
+    try: returns = typing.get_type_hints(func).get('return')
+    except Exception: return None
+    if returns is None or not _is_data_type(returns): return None
+    def probe(result): pass   # a new function each time: its one parameter carries the return type
+    probe.__annotations__ = {'result': returns}
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore')
+            parameters = get_schema(probe)['input_schema']
+    except Exception: return None
+    value, definitions = parameters['properties']['result'], parameters.get('$defs')
+    value.pop('description', None)
+    reference = value.get('$ref', '')
+    if reference.startswith('#/$defs/') and set(value) == {'$ref'}: value = dict(definitions[reference[len('#/$defs/'):]])
+    extra = {'$defs': definitions} if definitions else {}
+    if value.get('type') == 'object': return {'$schema': _SCHEMA_DIALECT, **value, **extra}, False
+    return {'$schema': _SCHEMA_DIALECT, 'type': 'object', 'title': f'{name}Output', 'properties': {'result': value}, 'required': ['result'], **extra}, True
+
+def _closed(schema):
+    "`schema` with `additionalProperties: false` on every object that lists its properties and says nothing of others (strict mode)."
+    if isinstance(schema, list): return [_closed(item) for item in schema]
+    if not isinstance(schema, dict): return schema
+    closed = {}
+    for key, value in schema.items():
+        if key in ('properties', '$defs', 'definitions', 'patternProperties') and isinstance(value, dict):
+            closed[key] = {name: _closed(item) for name, item in value.items()}   # names, not keywords
+        elif key in ('default', 'const', 'enum', 'examples'): closed[key] = value   # values, not schemas
+        else: closed[key] = _closed(value)
+    if 'properties' in schema and 'additionalProperties' not in schema: closed['additionalProperties'] = False
+    return closed
+
+def _structured_result(value, output_schema:dict, wraps:bool):
+    "The `CallToolResult` of a tool with an `outputSchema`: the value's JSON text beside `structuredContent`, checked against the schema."
+    import jsonschema
+    from toolcall_lib.content import wire_value
+    mcp_types, data = _sdk().types, wire_value(value)
+    structured = {'result': data} if wraps else data
+    try: jsonschema.validate(structured, output_schema)
+    except jsonschema.ValidationError as error:
+        raise ToolCallError(f'the tool returned a value its return type does not allow: {error.message}') from None
+    return mcp_types.CallToolResult(content=[mcp_types.TextContent(text=json.dumps(data, ensure_ascii=False))], structured_content=structured)
+
+# %% ../nbs/07_mcp.ipynb 35
+def mcp_definition(
+    func, # The tool: a function or method, maybe marked by `mcp_tool`
+    name:str|None=None, # Its name (default: the function's)
+    *,
+    strict:bool=False, # Close every object schema (`additionalProperties: false`), as strict mode asks
+) -> dict: # The MCP tool definition: name, description, inputSchema and (for data) outputSchema
+    "The tool definition `mcp_server` lists for `func`."
+    definition = tool_schema(_with_handles(func), 'mcp', name=name)
+    schema = _marked(func)[1].get('input_schema') or definition['inputSchema']
+    if strict: schema = _closed(schema)
+    definition['inputSchema'] = schema if '$schema' in schema else {'$schema': _SCHEMA_DIALECT, **schema}
+    if (output := _output_schema(func, definition['name'])) is not None: definition['outputSchema'] = _closed(output[0]) if strict else output[0]
+    return definition
+
+# %% ../nbs/07_mcp.ipynb 36
+def _doc(func) -> str:
+    import inspect
+    return inspect.getdoc(func) or ''
+
+def _argument_descriptions(func) -> dict:
+    "Parameter name -> its docments description, for the arguments of a prompt."
+    import warnings
+    from toolcall_lib.schema import get_schema
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore')
+            properties = get_schema(func)['input_schema'].get('properties', {})
+    except Exception: return {}
+    return {name: schema.get('description') for name, schema in properties.items() if schema.get('description')}
+
 @functools.lru_cache(maxsize=1)
 def _server_class():
     "`MCPServer` with toolcall_lib tools served beside the SDK's own tool manager (a class made on first use: the SDK is optional)."
+    import weakref
     sdk = _sdk()
     class ToolcallServer(sdk.MCPServer):
         "An `MCPServer` whose tools are plain Python functions and toolsets, described by `tool_schema` and called through `call_func_async`."
-        def __init__(self, tools:dict, *, timeout:float|None=None, **options):
+        def __init__(self, tools:dict, *, timeout:float|None=None, strict:bool=False, **options):
             super().__init__(**options)
-            self.toolcall_tools, self.toolcall_timeout = tools, timeout
-            self.toolcall_definitions = [sdk.types.Tool.model_validate(tool_schema(func, 'mcp', name=name)) for name, func in tools.items()]
+            self.toolcall_timeout, self.toolcall_tools, self.toolcall_outputs, self.toolcall_definitions = timeout, {}, {}, []
+            self.toolcall_completions, self.toolcall_subscriptions = {}, {}
+            for name, func in tools.items():
+                kind, mark = _marked(func)
+                if kind == 'resource': self._serve_resource(name, func, mark)
+                elif kind == 'prompt': self._serve_prompt(name, func, mark)
+                else: self._serve_tool(name, func, mark, strict)
+            lowlevel = self._lowlevel_server
+            lowlevel.add_request_handler('logging/setLevel', sdk.types.SetLevelRequestParams, self._set_log_level)
+            lowlevel.add_request_handler('resources/subscribe', sdk.types.SubscribeRequestParams, self._subscribe)
+            lowlevel.add_request_handler('resources/unsubscribe', sdk.types.UnsubscribeRequestParams, self._unsubscribe)
+            if self.toolcall_completions: self.completion()(self._complete)
+
+        def _serve_tool(self, name:str, func, mark:dict, strict:bool):
+            self.toolcall_tools[name] = _with_handles(func)
+            definition = mcp_definition(func, name, strict=strict)
+            if 'outputSchema' in definition: self.toolcall_outputs[name] = (definition['outputSchema'], _output_schema(func, name)[1])
+            self.toolcall_definitions.append(sdk.types.Tool.model_validate(definition))
+
+        def _serve_resource(self, name:str, func, mark:dict):
+            uri = mark['uri']
+            self.resource(uri, name=mark.get('name') or name, mime_type=mark.get('mime_type'), description=mark.get('description') or _doc(func))(func)
+            if '{' in uri: self.toolcall_completions[('ref/resource', uri)] = func
+
+        def _serve_prompt(self, name:str, func, mark:dict):
+            from mcp.server.mcpserver.prompts.base import Prompt
+            prompt = Prompt.from_function(func, name=mark.get('name') or name, description=mark.get('description') or _doc(func))
+            descriptions = _argument_descriptions(func)
+            for argument in prompt.arguments or ():
+                if not argument.description: argument.description = descriptions.get(argument.name)
+            self.add_prompt(prompt)
+            self.toolcall_completions[('ref/prompt', prompt.name)] = func
+
+        async def _complete(self, ref, argument, context):
+            "The values a prompt's or resource template's argument may take (from its `Literal` or `Enum` annotation) that start with what was typed."
+            func = self.toolcall_completions.get((ref.type, getattr(ref, 'name', None) or getattr(ref, 'uri', None)))
+            values = [value for value in (_choices(func, argument.name) if func else []) if value.startswith(argument.value)]
+            return sdk.types.Completion(values=values[:100], total=len(values), has_more=len(values) > 100)
+
+        async def _set_log_level(self, context, params):
+            _log_levels[_connection(context)] = params.level
+            return sdk.types.EmptyResult()
+
+        async def _subscribe(self, context, params):
+            self.toolcall_subscriptions.setdefault(str(params.uri), weakref.WeakSet()).add(_connection(context))
+            return sdk.types.EmptyResult()
+
+        async def _unsubscribe(self, context, params):
+            self.toolcall_subscriptions.get(str(params.uri), set()).discard(_connection(context))
+            return sdk.types.EmptyResult()
+
+        async def resource_updated(self,
+                                   uri:str, # The resource that changed
+                                  ) -> int: # How many clients were told
+            "Tell every client subscribed to `uri` that it changed (`notifications/resources/updated`)."
+            told = 0
+            for connection in list(self.toolcall_subscriptions.get(uri, ())):
+                try: await connection.send_resource_updated(uri); told += 1
+                except Exception: self.toolcall_subscriptions[uri].discard(connection)   # a client that went away
+            return told
 
         async def list_tools(self):
             added_the_sdk_way = [tool for tool in await super().list_tools() if tool.name not in self.toolcall_tools]  # ours win a clash
@@ -133,7 +515,11 @@ def _server_class():
             token = _request.set(context)
             # awaited in this task, not in one of `call_funcs_async`'s (two turns of the loop less); its words for a failure,
             # and never a result the transport cannot encode, so the server keeps answering
-            try: value = await call_func_async(name, arguments or {}, self.toolcall_tools, tool_timeout=self.toolcall_timeout)
+            try:
+                value = await call_func_async(name, arguments or {}, self.toolcall_tools, tool_timeout=self.toolcall_timeout)
+                if name in self.toolcall_outputs:
+                    try: return _sendable(_structured_result(value, *self.toolcall_outputs[name]))
+                    except (UnicodeError, ValueError): return _sendable(_structured_result(_valid_data(value), *self.toolcall_outputs[name]))
             except Exception as error: return _tool_result(failed_call_message(name, error), is_error=True)
             finally: _request.reset(token)
             return _tool_result(value)
@@ -147,23 +533,24 @@ def _server_class():
                     await lowlevel.run(read_stream, write_stream, lowlevel.create_initialization_options())
     return ToolcallServer
 
-# %% ../nbs/07_mcp.ipynb 26
+# %% ../nbs/07_mcp.ipynb 37
 def mcp_server(
     tools, # Functions, toolsets (instances or classes), or a dict of name -> callable: what `mk_ns` and `combine_tools` take
     *,
     name:str|None=None, # The server's name, shown by clients (default: 'toolcall')
     tool_timeout:float|None=None, # Seconds each tool call may take (None: no limit)
     timeout:float|None=None, # Deprecated name of `tool_timeout`
+    strict:bool=False, # Send `additionalProperties: false` on every object of the tools' schemas, as strict mode asks
     **options, # More `MCPServer` options: `instructions=`, `version=`, `log_level=`, ...
 ):
-    "An `MCPServer` (the official SDK's) serving `tools` with their `tool_schema` definitions and `call_func_async` dispatch."
+    "An `MCPServer` (the official SDK's) serving `tools` with their `tool_schema` definitions and `call_func_async` dispatch, and marked functions as resources and prompts."
     from toolcall_lib.toolset import combine_tools
     namespace = combine_tools(tools) if not isinstance(tools, Mapping) else dict(tools)
     options.setdefault('log_level', 'WARNING')
     tool_timeout = renamed_option(tool_timeout, timeout, name='tool_timeout', old_name='timeout')
-    return _server_class()(namespace, timeout=tool_timeout, name=name or 'toolcall', **options)
+    return _server_class()(namespace, timeout=tool_timeout, strict=strict, name=name or 'toolcall', **options)
 
-# %% ../nbs/07_mcp.ipynb 40
+# %% ../nbs/07_mcp.ipynb 63
 TRANSPORTS = ('stdio', 'http')
 
 def serve(
@@ -182,7 +569,7 @@ def serve(
     if transport == 'stdio': server.run('stdio')
     else: server.run('streamable-http', host=host, port=port, streamable_http_path='/mcp', transport_security=_rebinding_guard(host))
 
-# %% ../nbs/07_mcp.ipynb 43
+# %% ../nbs/07_mcp.ipynb 66
 class _WireLines:
     "What the SDK's `stdio_server` reads: the lines of a pipe, read on the running loop."
     def __init__(self, reader:asyncio.StreamReader): self.reader = reader
@@ -206,7 +593,7 @@ class _WireWriter(asyncio.Protocol):
         await self.room.wait()
         if self.lost is not None: raise self.lost
 
-# %% ../nbs/07_mcp.ipynb 44
+# %% ../nbs/07_mcp.ipynb 67
 def _is_wire(
     fd:int, # a file descriptor
 ) -> bool:
@@ -246,7 +633,7 @@ async def _loop_stdio(
         for fd, std, was_blocking in zip(wire, (0, 1), blocking):
             os.set_blocking(fd, was_blocking); os.dup2(fd, std); os.close(fd)
 
-# %% ../nbs/07_mcp.ipynb 49
+# %% ../nbs/07_mcp.ipynb 72
 def _rebinding_guard(
     host:str, # the address the HTTP server listens on
 ):
@@ -260,7 +647,7 @@ def _rebinding_guard(
     return TransportSecuritySettings(enable_dns_rebinding_protection=True, allowed_hosts=[f'{name}:*' for name in names],
                                      allowed_origins=[f'http://{name}:*' for name in names])
 
-# %% ../nbs/07_mcp.ipynb 56
+# %% ../nbs/07_mcp.ipynb 79
 class UnknownSessionError(ToolCallError, LookupError):
     "A `session` handle that names no live sandbox."
 
@@ -285,7 +672,7 @@ def _session_key(pool:SandboxPool, handle:str|None, session_handles:bool) -> tup
     handle = secrets.token_urlsafe(16)
     return f'handle:{handle}', handle
 
-# %% ../nbs/07_mcp.ipynb 58
+# %% ../nbs/07_mcp.ipynb 81
 class SessionLimitError(ToolCallError, RuntimeError):
     "Every sandbox session the server may keep is running code, so no new one can start now."
 
@@ -303,7 +690,7 @@ async def _in_own_thread(func, *args):
     threading.Thread(target=target, name='toolcall-mcp-session', daemon=True).start()
     return await done
 
-# %% ../nbs/07_mcp.ipynb 59
+# %% ../nbs/07_mcp.ipynb 82
 _MAX_GONE = 4096   # how many closed sessions the server remembers, to tell their clients why their state is gone
 
 class _Sessions:
@@ -338,7 +725,7 @@ class _Sessions:
         self.known[key] = True
         return lost, victims
 
-# %% ../nbs/07_mcp.ipynb 60
+# %% ../nbs/07_mcp.ipynb 83
 def _close_session(pool:SandboxPool, key):
     "Close `key`'s sandbox and drop it from the pool (the pool lets go of a closed sandbox when next asked for it)."
     sandbox = pool.get(key, create=False)
@@ -366,7 +753,7 @@ async def _session_call(sessions:_Sessions, key, work):
         sessions.active[key] -= 1
         if not sessions.active[key]: del sessions.active[key], sessions.locks[key]
 
-# %% ../nbs/07_mcp.ipynb 61
+# %% ../nbs/07_mcp.ipynb 84
 _LOST_NOTE = "this session's sandbox was closed {why}: its variables, imports and files are gone, and this code ran in a new one"
 
 def _session_key_explained(sessions:_Sessions, handle:str|None, session_handles:bool) -> tuple:
@@ -378,7 +765,7 @@ def _session_key_explained(sessions:_Sessions, handle:str|None, session_handles:
         raise UnknownSessionError(f'The sandbox session {handle!r} was closed {why}: its variables, imports and files are gone. '
                                   'Call again without a session to start a new one.') from None
 
-# %% ../nbs/07_mcp.ipynb 64
+# %% ../nbs/07_mcp.ipynb 87
 _SWEEP_EVERY = 1.0  # seconds between looks for sessions idle past the pool's idle_timeout
 
 def _sweep_idle(pool:SandboxPool, sweeps:list):
@@ -388,7 +775,7 @@ def _sweep_idle(pool:SandboxPool, sweeps:list):
     sweeps[:] = [loop.time()]
     threading.Thread(target=pool.close_idle, name='toolcall-mcp-sweep', daemon=True).start()
 
-# %% ../nbs/07_mcp.ipynb 65
+# %% ../nbs/07_mcp.ipynb 88
 def python_server(
     name:str='python', # The server's name, shown by clients
     *,
@@ -448,7 +835,7 @@ def python_server(
     server.sandbox_pool, server.session_handles, server.sessions = pool, session_handles, sessions
     return server
 
-# %% ../nbs/07_mcp.ipynb 67
+# %% ../nbs/07_mcp.ipynb 90
 def _with_session(reference, session_handles:bool, description:str, timeout:float|None=None):
     "`reference`'s signature with the server's default `timeout`, plus an optional `session` string parameter when `session_handles`."
     import inspect
@@ -461,7 +848,7 @@ def _with_session(reference, session_handles:bool, description:str, timeout:floa
     session = inspect.Parameter('session', inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None, annotation=Annotated[str|None, description])
     return signature.replace(parameters=[*signature.parameters.values(), session])
 
-# %% ../nbs/07_mcp.ipynb 78
+# %% ../nbs/07_mcp.ipynb 101
 class MCPToolError(ToolCallError):
     "An MCP server reported a failed tool call; the message is the server's."
 
@@ -501,7 +888,56 @@ def _result_value(name:str, result, output_schema=None):
     if structured is None: return text
     return structured['result'] if _wraps_result(name, structured, texts, output_schema) else structured
 
-# %% ../nbs/07_mcp.ipynb 79
+# %% ../nbs/07_mcp.ipynb 103
+def _maybe_async(func):
+    "`func` as an async function (awaiting what it returns when that is awaitable)."
+    import inspect
+    async def call(*args):
+        result = func(*args)
+        return await result if inspect.isawaitable(result) else result
+    return call
+
+def _with_defaults(schema, content) -> dict:
+    "`content` with the `default` of each property of `schema` it leaves out (SEP-1034)."
+    properties = schema.get('properties') if isinstance(schema, Mapping) else None
+    defaults = {name: prop['default'] for name, prop in (properties or {}).items() if isinstance(prop, Mapping) and 'default' in prop}
+    return {**defaults, **(content or {})}
+
+def _elicitation_callback(elicitation):
+    "The SDK's elicitation callback for `elicitation(message, schema)`: a dict accepts, an `ElicitationAnswer` says what the user did, None declines."
+    answer = _maybe_async(elicitation)
+    async def callback(context, params):
+        mcp_types, schema = _sdk().types, getattr(params, 'requested_schema', None) or {}
+        reply = await answer(params.message, schema)
+        action, content = (reply.action, reply.content) if isinstance(reply, ElicitationAnswer) else ('decline', None) if reply is None else ('accept', reply)
+        if action != 'accept': return mcp_types.ElicitResult(action=action)
+        return mcp_types.ElicitResult(action='accept', content=_with_defaults(schema, dict(content or {})))
+    return callback
+
+def _sampling_callback(sampling):
+    "The SDK's sampling callback for `sampling(prompt) -> str`: the text of the request's messages in, one text reply out."
+    reply_to = _maybe_async(sampling)
+    async def callback(context, params):
+        mcp_types, texts = _sdk().types, []
+        for message in params.messages:
+            blocks = message.content if isinstance(message.content, list) else [message.content]
+            texts += [block.text for block in blocks if getattr(block, 'type', None) == 'text']
+        reply = await reply_to('\n'.join(texts))
+        return mcp_types.CreateMessageResult(role='assistant', content=mcp_types.TextContent(text=str(reply)),
+                                             model=getattr(sampling, '__name__', 'toolcall'), stop_reason='endTurn')
+    return callback
+
+def _logging_callback(on_log):
+    "The SDK's logging callback for `on_log(level, data, logger)`."
+    hear = _maybe_async(on_log)
+    async def callback(params): await hear(params.level, params.data, params.logger)
+    return callback
+
+# %% ../nbs/07_mcp.ipynb 104
+def _without_dialect(schema:dict) -> dict:
+    "`schema` without its top-level `$schema`, the dialect statement MCP servers send and provider formats leave out."
+    return {key: value for key, value in schema.items() if key != '$schema'} if isinstance(schema, dict) else schema
+
 class MCPTools(Mapping):
     "The tools of a connected MCP server: tool name -> async function, typed by the server's own definitions."
     def __init__(self,
@@ -510,13 +946,16 @@ class MCPTools(Mapping):
                  *,
                  read_timeout:float|None=None, # Seconds to wait for each call's answer (None: the client's default)
                  loop=None, # The event loop the client lives on, when calls may come from others (None: the caller's)
+                 on_progress=None, # Called with (progress, total, message) for each progress notification of a call
                 ):
         self.client, self.definitions, self.read_timeout, self.loop = client, list(definitions), read_timeout, loop
+        self.on_progress = on_progress
         self.tools = {definition['name']: mk_tool(self._call, definition) for definition in self.definitions}
         self.output_schemas = {definition['name']: definition.get('outputSchema') for definition in self.definitions}
 
     async def _call(self, name:str, /, **arguments):
-        request = self.client.call_tool(name, arguments, read_timeout_seconds=self.read_timeout)
+        progress = _maybe_async(self.on_progress) if self.on_progress is not None else None
+        request = self.client.call_tool(name, arguments, read_timeout_seconds=self.read_timeout, progress_callback=progress)
         try: result = await (asyncio.wrap_future(asyncio.run_coroutine_threadsafe(request, self.loop)) if self.loop else request)
         except _sdk().MCPError as error: raise MCPToolError(f'The MCP server refused the call to {name!r}: {error}', tool=name) from None
         return _result_value(name, result, self.output_schemas.get(name))
@@ -530,8 +969,8 @@ class MCPTools(Mapping):
                 fmt:str='anthropic', # Provider format: one of `toolcall_lib.schema.SCHEMA_FORMATS`
                 strict:bool=False, # The provider's strict mode (openai, openai-responses, anthropic)
                ) -> list[dict]:
-        "The server's tool definitions rendered for provider `fmt`, from its own `inputSchema`s."
-        return [render_schema({'name': d['name'], 'description': d.get('description') or '', 'input_schema': d['inputSchema']},
+        "The server's tool definitions rendered for provider `fmt`, from its own `inputSchema`s (without the `$schema` dialect line, which is MCP's, not a provider's)."
+        return [render_schema({'name': d['name'], 'description': d.get('description') or '', 'input_schema': _without_dialect(d['inputSchema'])},
                               fmt, strict=strict) for d in self.definitions]
 
     async def call(self,
@@ -541,16 +980,17 @@ class MCPTools(Mapping):
         "Call one of the server's tools as a model would, through `call_func_async`."
         return await call_func_async(name, arguments or {}, self)
 
-# %% ../nbs/07_mcp.ipynb 80
-def _client_target(server, headers:Mapping|None=None):
-    "What `mcp.Client` connects to for `server`: an HTTP transport sending `headers`, a stdio transport, or the server object itself."
+# %% ../nbs/07_mcp.ipynb 105
+def _client_target(server, headers:Mapping|None=None, auth=None):
+    "What `mcp.Client` connects to for `server`: an HTTP transport sending `headers` (and authenticating with `auth`), a stdio transport, or the server object itself."
     sdk = _sdk()
     is_url = isinstance(server, str) and server.startswith(('http://', 'https://'))
     if headers is not None:
         if not is_url: raise TypeError(f'headers are sent over HTTP: pass an http(s) URL, not {_describe_server(server)}')
         if not isinstance(headers, Mapping) or not all(isinstance(key, str) and isinstance(value, str) for key, value in headers.items()):
             raise TypeError('headers must map header names to values, all strings: {"Authorization": "Bearer ..."}')
-    if is_url: return _HTTPTransport(server, dict(headers or {}))
+    if auth is not None and not is_url: raise TypeError(f'auth is for HTTP: pass an http(s) URL, not {_describe_server(server)}')
+    if is_url: return _HTTPTransport(server, dict(headers or {}), auth)
     if isinstance(server, sdk.MCPServer): return server
     if not isinstance(server, sdk.StdioServerParameters):
         words = shlex.split(server) if isinstance(server, str) else list(server) if isinstance(server, (list, tuple)) else None
@@ -560,22 +1000,22 @@ def _client_target(server, headers:Mapping|None=None):
     from mcp.client.stdio import stdio_client
     return stdio_client(server, errlog=_server_log())
 
-def _plain_http_client(headers:dict):
+def _plain_http_client(headers:dict, auth=None):
     "The HTTP client the SDK's transport takes (httpx2), as the SDK's own helper makes it (30 s timeouts, 5 min to read a stream), for when a release moves that private helper."
     import httpx2
-    return httpx2.AsyncClient(headers=headers, timeout=httpx2.Timeout(30, read=300))
+    return httpx2.AsyncClient(headers=headers, auth=auth, timeout=httpx2.Timeout(30, read=300))
 
 class _HTTPTransport:
     """The SDK's streamable HTTP transport on an HTTP client that sends `headers` with every request (set up as the SDK's own
     `ClientSessionGroup` does); it notes the status of a refused request, which the SDK's error leaves out."""
-    def __init__(self, url:str, headers:dict): self.url, self.headers, self.refusal, self.streams = url, headers, None, None
+    def __init__(self, url:str, headers:dict, auth=None): self.url, self.headers, self.auth, self.refusal, self.streams = url, headers, auth, None, None
 
     @contextlib.asynccontextmanager
     async def _open(self):
         from mcp.client.streamable_http import streamable_http_client
         try: from mcp.shared._httpx_utils import create_mcp_http_client  # the SDK's HTTP client, with its MCP timeouts
         except ImportError: create_mcp_http_client = _plain_http_client   # a private module: if a release moves it, a plain client
-        async with create_mcp_http_client(headers=self.headers) as http_client:
+        async with create_mcp_http_client(headers=self.headers, auth=self.auth) as http_client:
             http_client.event_hooks['response'].append(self._note)
             async with streamable_http_client(self.url, http_client=http_client) as streams: yield streams
 
@@ -664,10 +1104,18 @@ async def mcp_tools(
     *,
     read_timeout:float|None=None, # Seconds to wait for each call's answer (None: the SDK's default)
     headers:Mapping|None=None, # HTTP headers sent with every request to an http(s) URL, e.g. {'Authorization': 'Bearer TOKEN'}
-    **client_options, # More `mcp.Client` options (`mode='legacy'`, `client_info=`, ...)
+    elicitation=None, # Answers the server's questions: `(message, schema) -> dict` (accept), `ElicitationAnswer`, or None (decline)
+    sampling=None, # Answers the server's sampling requests: `(prompt) -> str`, the reply's text
+    on_progress=None, # Hears each call's progress: `(progress, total, message)`
+    on_log=None, # Hears the server's log messages: `(level, data, logger)`
+    auth=None, # How to authenticate to an http(s) URL: an `httpx2.Auth`, e.g. the SDK's `OAuthClientProvider` (OAuth 2.1 with PKCE)
+    **client_options, # More `mcp.Client` options (`mode='legacy'`, `client_info=`, the SDK's own `elicitation_callback=`, ...)
 ):
     "Connect to an MCP server and yield its tools as an `MCPTools` namespace, closing the connection after."
-    connection = _Connection(_client_target(server, headers), client_options, _describe_server(server))
+    if elicitation is not None: client_options.setdefault('elicitation_callback', _elicitation_callback(elicitation))
+    if sampling is not None: client_options.setdefault('sampling_callback', _sampling_callback(sampling))
+    if on_log is not None: client_options.setdefault('logging_callback', _logging_callback(on_log))
+    connection = _Connection(_client_target(server, headers, auth), client_options, _describe_server(server))
     client, definitions = await connection.open()
-    try: yield MCPTools(client, definitions, read_timeout=read_timeout, loop=connection.loop)
+    try: yield MCPTools(client, definitions, read_timeout=read_timeout, loop=connection.loop, on_progress=on_progress)
     finally: await connection.close()

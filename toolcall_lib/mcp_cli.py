@@ -61,7 +61,7 @@ def _serve_command(args) -> int:
     try: tools = combine_tools(*sources)
     except Exception as error: raise CliError(str(error)) from None
     if not tools: raise CliError(f'no tools found in {", ".join(args.targets)}')
-    _run_server(mcp_server(tools, name=args.name, tool_timeout=args.timeout), args.http)
+    _run_server(mcp_server(tools, name=args.name, tool_timeout=args.timeout, strict=args.strict), args.http)
     return 0
 
 def _code_mode_tools(targets:list):
@@ -111,6 +111,7 @@ def add_mcp_arguments(
                               help='also serve a MemoryToolset kept in this SQLite file, or in PostgreSQL at a postgresql:// (or postgres://) '
                                    'URL; leave the password out of the URL (the process list shows it) and set PGPASSWORD instead')
     serve_parser.add_argument('--timeout', type=float, help='seconds each tool call may take')
+    serve_parser.add_argument('--strict', action='store_true', help='send additionalProperties: false on every object of the schemas (strict mode)')
     python_parser = sub.add_parser('python', help='serve a sandboxed python interpreter (one session per client)',
                                    description='Serve the sandboxed python tool and a reset tool over MCP, one sandbox per client.')
     python_parser.add_argument('--read', action='append', default=[], metavar='PATH', help='a host path the code may read (repeatable)')
