@@ -568,8 +568,9 @@ def _layer_table(report:dict, limits:dict) -> tuple:
               f"Landlock ABI {report.get('landlock_abi', 0)}: writes only in {_SCRATCH}, write_paths and /dev/null"),
         Layer('landlock_net', on('landlock_net'), 'Landlock denies TCP bind and connect'),
         Layer('landlock_scope', on('landlock_scope'), 'Landlock: no signals or abstract unix sockets outside the sandbox'),
-        Layer('seccomp', on('seccomp'), 'seccomp: sockets only IPv4/IPv6/netlink, socketpair only connected streams; '
-              'no ptrace, mounts, namespaces, bpf, io_uring, inotify'),
+        Layer('seccomp', on('seccomp'), 'seccomp: an allow-list (the isolation table), every other call EPERM; sockets only '
+              'IPv4/IPv6/netlink, socketpair only connected streams; limits, priorities and affinity only of the caller itself; '
+              'no clone(CLONE_PARENT); no ptrace, mounts, namespaces, bpf, io_uring, inotify'),
         Layer('memory', bool(memory), memory_detail),
         Layer('disk', on('filesystem'),
               f"{_SCRATCH} is a {limits['disk_mb']} MiB tmpfs of at most {limits['max_files']} files, gone with the session"),
@@ -623,9 +624,12 @@ def _container_layer_table(report:dict, limits:dict, scratch:str) -> tuple:
         Layer('landlock_fs', on('landlock_fs'), f"Landlock ABI {report.get('landlock_abi', 0)}: reads only Python, the "
               f'system directories and read_paths; writes only {scratch}, write_paths and /dev/null'),
         full['landlock_net'], full['landlock_scope'],
-        Layer('seccomp', on('seccomp'), 'seccomp: no socket() of any family, socketpair only connected unix streams; no '
-              'ptrace, process_vm_*, pidfd_getfd, mounts, namespaces, bpf, io_uring, inotify; no SysV IPC or POSIX '
-              'message queues; no chmod, chown, utime or xattr by path'),
+        Layer('seccomp', on('seccomp'), 'seccomp: an allow-list (the isolation table), every other call EPERM; no socket() '
+              'of any family, socketpair only connected unix streams; limits, priorities and affinity only of the caller itself; '
+              'no clone(CLONE_PARENT); no ptrace, process_vm_*, pidfd_getfd, mounts, namespaces, bpf, io_uring, inotify; no '
+              'SysV IPC or POSIX message queues; no chmod, chown, utime or xattr by path'
+              + ('' if report.get('seccomp_own_files', True) else '; as the host\'s own user, not on a descriptor either '
+                 '(fchmod, fchown, fsetxattr, fremovexattr, utimensat): chmod, touch and cp -p fail in the scratch too')),
         Layer('network', on('seccomp'), "no network of any kind: the host's network is in view, and socket() is refused "
               'for inet, inet6, netlink, packet, unix and every other family'),
         Layer('signals', on('signals_contained'), 'signals stay inside the session: ' + ' and '.join(
