@@ -136,6 +136,14 @@ PROBE = textwrap.dedent('''
         command = box.run('import sys; worker = sys.modules["toolcall_sandbox.worker"]; '
                           'worker._run_command("echo piped; [ -t 1 ] || echo no terminal", bool(worker._TERMINALS))')
         outcome['command'] = [command.output, command.value]
+        # issue 38: a fork storm stops at the session's share (RLIMIT_NPROC: without root, on the host user's uid counted
+        # from that user's tasks at the start), and meanwhile the host forks and starts another session at once
+        outcome['processes_detail'] = [layer.detail for layer in box.status().layers if layer.name == 'processes'][0]
+        storm = threading.Thread(target=box.run, args=('import os\\nwhile True:\\n    try: os.fork()\\n    except OSError: pass',), kwargs={'timeout': 6})
+        storm.start(); time.sleep(2)
+        outcome['host_forks_in_storm'] = subprocess.run(['true']).returncode
+        with Sandbox(isolation='container', timeout=30) as other: outcome['sandbox_in_storm'] = other.run('1 + 1').value
+        storm.join(60)
     print(json.dumps(outcome))
 ''')
 
@@ -159,7 +167,7 @@ PERMISSION_DENIED = 'PermissionError: [Errno 13] Permission denied'
 
 def assert_container_mode_holds(outcome:dict, root:bool):
     assert 'error' not in outcome, outcome
-    given_up = ['namespaces', 'filesystem', 'disk'] + ([] if root else ['processes'])
+    given_up = ['namespaces', 'filesystem', 'disk']  # processes: without root counted from the host user's tasks
     assert outcome['missing'] == given_up, outcome
     assert outcome['scratch_mode'] == '0o700'
     # no network of any kind
@@ -201,7 +209,11 @@ def assert_container_mode_holds(outcome:dict, root:bool):
     assert outcome['plot'] == ['image/png'], outcome
     assert outcome['ptmx'] == "PermissionError: [Errno 13] Permission denied: '/dev/ptmx'", outcome  # Landlock
     assert outcome['pts'] == "PermissionError: [Errno 13] Permission denied: '/dev/pts'", outcome
-    assert outcome['command'] == ['piped\nno terminal\n', '0'], outcome  # through a pipe: the one difference from Jupyter left here
+    assert outcome['command'] == ['piped\nno terminal\n', '0'], outcome
+    # a fork storm leaves the host able to fork and start a session at once
+    assert outcome['host_forks_in_storm'] == 0 and outcome['sandbox_in_storm'] == '2', outcome
+    bound = ('(pids cgroup)', '(RLIMIT_NPROC on the uid of its own)') if root else ('beyond the ',)
+    assert outcome['processes_detail'].startswith(tuple('at most 32 processes/threads ' + how for how in bound)), outcome  # through a pipe: the one difference from Jupyter left here
 
 
 def test_docker_default_profile_as_root():

@@ -1098,6 +1098,7 @@ def _isolate_container(config:dict, request_fd:int, reply_fd:int, layers:dict) -
     _become_unprivileged(config, False, reply_fd)
     layers['unprivileged_user'] = os.getuid() != 0 and os.geteuid() != 0
     layers['own_uid'] = config.get('own_uid', False) and layers['unprivileged_user']
+    layers['host_tasks'] = config.get('host_tasks')  # RLIMIT_NPROC on the host user's uid counts from these
     try:
         os.setsid()
         keep = sorted({request_fd, reply_fd})
