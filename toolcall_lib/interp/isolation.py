@@ -705,10 +705,15 @@ def _seccomp_program(machine:str, # the machine's name, as in `os.uname().machin
     parts += [(rule, _ARGUMENT_FILTERS[rule]) for rule in rules]
     return tuple(_assemble(parts))
 
+def _filter_bytes(program:tuple) -> bytes:
+    "The instructions as the kernel reads them: `struct sock_filter` (u16 code, u8 jt, u8 jf, u32 k) after one another."
+    import struct
+    return b''.join(struct.pack('=HBBI', *step) for step in program)
+
 def _seccomp_digest(program:tuple) -> str:
     "A short digest of a filter's instructions: the worker reports the one it installed, a test compares it with the table's."
     import hashlib
-    return hashlib.sha256(repr(tuple(program)).encode()).hexdigest()[:16]
+    return hashlib.sha256(_filter_bytes(program)).hexdigest()[:16]
 
 @functools.lru_cache(maxsize=None)
 def _prebuilt_filter(machine:str, deny_shared_memory:bool, container:bool, own_files:bool) -> tuple|None:
@@ -716,7 +721,7 @@ def _prebuilt_filter(machine:str, deny_shared_memory:bool, container:bool, own_f
     forked from it inherits them), or on first use."""
     program = _seccomp_program(machine, deny_shared_memory, container, own_files)
     if program is None: return None
-    instructions = (_SockFilter * len(program))(*[_SockFilter(*step) for step in program])
+    instructions = (_SockFilter * len(program)).from_buffer_copy(_filter_bytes(program))
     return _SockFprog(len(program), instructions), instructions, _seccomp_digest(program)
 
 def _prebuild_filters():
