@@ -228,6 +228,29 @@ def run_attacks(interp, workdir:str) -> dict:
         outcomes['umount_usr'] = last_line(box.run('libc.umount2(b"/usr", 2), ctypes.get_errno()'))
         outcomes['kernel_log'] = last_line(box.run('buffer = ctypes.create_string_buffer(4096); libc.klogctl(3, buffer, 4096), ctypes.get_errno()'))
         outcomes['tiocsti_on_fd0'] = last_line(box.run('import fcntl, termios; fcntl.ioctl(0, termios.TIOCSTI, b"x")'))
+        # issue 38: the filter is an allow-list. Calls no row lists are refused (harmless ones no workload uses too);
+        # clone3 is ENOSYS, so the C library falls back to clone, whose flags are checked: no CLONE_PARENT (a child of the
+        # bootstrap, which the clean-up after a cell would not see), no namespaces; limits, priorities and affinity only
+        # of the caller itself; ioctl only the requests terminals, pipes and files need
+        numbers = interp.isolation._SYSCALLS[os.uname().machine]
+        unlisted = [numbers[name] for name in ('acct', 'syslog', 'userfaultfd', 'kexec_load', 'add_key', 'chroot', 'setuid', 'memfd_secret')]
+        outcomes['unlisted_calls'] = last_line(box.run(
+            f'sorted({{(libc.syscall(number, 0, 0, 0, 0, 0, 0), ctypes.get_errno()) for number in {unlisted}}})'))
+        outcomes['clone3'] = last_line(box.run(f'libc.syscall({numbers["clone3"]}, 0, 0), ctypes.get_errno()'))
+        outcomes['clone_parent'] = last_line(box.run(  # the child, if there were one, would leave at once
+            f'import os\nforked = libc.syscall({numbers["clone"]}, 0x8000 | 17, 0, 0, 0, 0)\nif forked == 0: os._exit(0)\nforked, ctypes.get_errno()'))
+        outcomes['clone_new_user'] = last_line(box.run(f'libc.syscall({numbers["clone"]}, 0x10000000 | 17, 0, 0, 0, 0), ctypes.get_errno()'))
+        outcomes['fork_and_threads'] = last_line(box.run(
+            'import subprocess, threading; done = []; thread = threading.Thread(target=done.append, args=(1,)); thread.start(); thread.join()\n'
+            'subprocess.run(["true"]).returncode, done'))
+        outcomes['prlimit_by_pid'] = last_line(box.run('import resource; resource.prlimit(os.getpid(), resource.RLIMIT_NOFILE)'))
+        outcomes['prlimit_self'] = last_line(box.run('resource.prlimit(0, resource.RLIMIT_NOFILE) == resource.getrlimit(resource.RLIMIT_NOFILE)'))
+        outcomes['setpriority_user'] = last_line(box.run('os.setpriority(os.PRIO_USER, 0, 19)'))
+        outcomes['setpriority_self'] = last_line(box.run('os.setpriority(os.PRIO_PROCESS, 0, 1); os.getpriority(os.PRIO_PROCESS, 0)'))
+        outcomes['sched_setaffinity_by_pid'] = last_line(box.run('os.sched_setaffinity(os.getpid(), {0})'))
+        outcomes['sched_setscheduler_by_pid'] = last_line(box.run('os.sched_setscheduler(os.getpid(), os.SCHED_IDLE, os.sched_param(0))'))
+        outcomes['ioprio_set_user'] = last_line(box.run(f'libc.syscall({numbers["ioprio_set"]}, 3, 0, 0), ctypes.get_errno()'))  # IOPRIO_WHO_USER
+        outcomes['ioctl_unlisted'] = last_line(box.run('fcntl.ioctl(0, 0x4B33, b"x")'))  # KDGKBTYPE: a console's, not a terminal's
         outcomes['dev_tty'] = last_line(box.run('open("/dev/tty")'))
         abstract_name = f'\0toolcall-redteam-{os.getpid()}'  # a connected pair may take a name: in the session's own network namespace
         outcomes['abstract_unix_socket'] = last_line(box.run(f'import socket; a, b = socket.socketpair(); a.bind({abstract_name!r}); "bound"'))
@@ -449,6 +472,18 @@ def expected_outcomes(workdir:str, root:bool, paths:str) -> dict:
         'umount_usr': '(-1, 1)',
         'kernel_log': '(-1, 1)',
         'tiocsti_on_fd0': 'PermissionError: [Errno 1] Operation not permitted',  # seccomp (fd 0 is /dev/null anyway)
+        'unlisted_calls': '[(-1, 1)]',
+        'clone3': '(-1, 38)',  # ENOSYS
+        'clone_parent': '(-1, 1)', 'clone_new_user': '(-1, 1)',
+        'fork_and_threads': '(0, [1])',  # the C library's own clone (after clone3's ENOSYS) for both
+        'prlimit_by_pid': 'PermissionError: [Errno 1] Operation not permitted',  # even its own pid: only pid 0 is the caller for sure
+        'prlimit_self': 'True',
+        'setpriority_user': 'PermissionError: [Errno 1] Operation not permitted',
+        'setpriority_self': '1',
+        'sched_setaffinity_by_pid': 'PermissionError: [Errno 1] Operation not permitted',
+        'sched_setscheduler_by_pid': 'PermissionError: [Errno 1] Operation not permitted',
+        'ioprio_set_user': '(-1, 1)',
+        'ioctl_unlisted': 'PermissionError: [Errno 1] Operation not permitted',
         'dev_tty': "FileNotFoundError: [Errno 2] No such file or directory: '/dev/tty'",
         'abstract_unix_socket': "'bound'",
         'host_reaches_abstract_socket': 'ConnectionRefusedError: [Errno 111] Connection refused',

@@ -20,6 +20,9 @@ PROBE = textwrap.dedent('''
     spec = importlib.util.spec_from_file_location('toolcall_lib', sys.argv[1] + '/__init__.py', submodule_search_locations=[sys.argv[1]])
     library = importlib.util.module_from_spec(spec); sys.modules[spec.name] = library; spec.loader.exec_module(library)
     from toolcall_lib.interp import Sandbox
+    from toolcall_lib.interp.isolation import _SYSCALLS, _prebuilt_filter
+    import resource
+    numbers = _SYSCALLS[os.uname().machine]
     warnings.simplefilter('error')
     outcome = {'euid': os.geteuid()}
     def error_of(result): return (result.error or '').strip().splitlines()[-1] if result.error else None
@@ -38,8 +41,12 @@ PROBE = textwrap.dedent('''
     with open(os.path.join(private, 'secret.txt'), 'w') as file: file.write('host secret')
     os.chmod(os.path.join(private, 'secret.txt'), 0o644)
     sleeper = subprocess.Popen(['sleep', '60'])
+    # a file the host's user owns that the session may read (a read_paths file, as its own venv is)
+    readable = tempfile.mkdtemp(); os.chmod(readable, 0o755)
+    owned = os.path.join(readable, 'owned.txt'); open(owned, 'w').write('mine'); os.chmod(owned, 0o644)
+    owned_before = os.stat(owned)
     try:
-        box = Sandbox(isolation='container', timeout=2)
+        box = Sandbox(isolation='container', timeout=2, read_paths=[readable])
     except Exception as error:
         print(json.dumps({**outcome, 'error': type(error).__name__, 'message': str(error)})); sys.exit(0)
     with box:
@@ -68,6 +75,32 @@ PROBE = textwrap.dedent('''
         outcome['sysv_shm'] = run('import ctypes; libc = ctypes.CDLL(None, use_errno=True); assert libc.shmget(0, 4096, 0o1666) == 0, ctypes.get_errno()')
         outcome['mq_open'] = run('assert libc.mq_open(b"/toolcall-probe", 0o100 | 2, 0o600, None) == 0, ctypes.get_errno()')
         outcome['pidfd_getfd'] = run(f'assert libc.syscall(438, os.pidfd_open({os.getpid()}), 0, 0) == 0, ctypes.get_errno()')
+        # issue 38: metadata of a file the session may only read, through a read-only descriptor
+        box.run(f'fd = os.open({owned!r}, os.O_RDONLY)')
+        outcome['fchmod_read_path'] = run('os.fchmod(fd, 0o666)')
+        outcome['futimens_read_path'] = run('os.utime(fd, (0, 0))')
+        outcome['fsetxattr_read_path'] = run('os.setxattr(fd, "user.planted", b"1")')
+        outcome['fchown_read_path'] = run('os.fchown(fd, os.getuid(), os.getgid())')
+        after = os.stat(owned)
+        outcome['owned_unchanged'] = (after.st_mode, after.st_mtime_ns, after.st_uid) == (owned_before.st_mode, owned_before.st_mtime_ns, owned_before.st_uid)
+        try: outcome['owned_xattrs'] = os.listxattr(owned)
+        except OSError: outcome['owned_xattrs'] = []
+        # the host's processes: their limits, priorities, affinity, scheduling and I/O priority stay theirs
+        outcome['prlimit_host'] = run(f'import resource; resource.prlimit({sleeper.pid}, resource.RLIMIT_NOFILE, (64, 64))')
+        outcome['prlimit_query_host'] = run(f'resource.prlimit({sleeper.pid}, resource.RLIMIT_CPU)')
+        outcome['setpriority_host'] = run(f'os.setpriority(os.PRIO_PROCESS, {sleeper.pid}, 19)')
+        outcome['setpriority_user'] = run('os.setpriority(os.PRIO_USER, 0, 19)')
+        outcome['sched_setaffinity_host'] = run(f'os.sched_setaffinity({sleeper.pid}, {{0}})')
+        outcome['sched_setscheduler_host'] = run(f'os.sched_setscheduler({sleeper.pid}, os.SCHED_IDLE, os.sched_param(0))')
+        outcome['ioprio_set_host'] = run(f'import ctypes; libc = ctypes.CDLL(None, use_errno=True); assert libc.syscall({numbers["ioprio_set"]}, 1, {sleeper.pid}, 7) == 0, ctypes.get_errno()')
+        outcome['sleeper_limits'] = [list(resource.prlimit(sleeper.pid, resource.RLIMIT_NOFILE)) == list(resource.getrlimit(resource.RLIMIT_NOFILE)), os.getpriority(os.PRIO_PROCESS, sleeper.pid) == os.getpriority(os.PRIO_PROCESS, 0), os.sched_getscheduler(sleeper.pid) == os.SCHED_OTHER]
+        outcome['prlimit_self'] = box.run('resource.prlimit(0, resource.RLIMIT_NOFILE) == resource.getrlimit(resource.RLIMIT_NOFILE)').value
+        # a child of the bootstrap (CLONE_PARENT) would outlive the cell and forge replies: refused, as clone3 (ENOSYS)
+        outcome['clone_parent'] = run(f'forked = libc.syscall({numbers["clone"]}, 0x8000 | 17, 0, 0, 0, 0)\\nif forked == 0: os._exit(0)\\nassert forked == 0, ctypes.get_errno()')
+        outcome['clone3'] = run(f'assert libc.syscall({numbers["clone3"]}, 0, 0) == 0, ctypes.get_errno()')
+        outcome['unlisted'] = box.run(f'sorted({{(libc.syscall(n, 0, 0, 0), ctypes.get_errno()) for n in {[numbers[name] for name in ("acct", "syslog", "userfaultfd", "kexec_load")]}}})').value
+        outcome['digest'] = [box._worker.layers.get('seccomp_digest'), _prebuilt_filter(os.uname().machine, not box._worker.layers.get('cgroup_memory'), True, bool(box._worker.layers.get('own_uid')))[2]]
+        outcome['seccomp_detail'] = [layer.detail for layer in status.layers if layer.name == 'seccomp'][0]
         outcome['ptrace'] = run('import ctypes; libc = ctypes.CDLL(None, use_errno=True); r = libc.ptrace(16, %d, 0, 0); assert r == 0, ctypes.get_errno()' % sleeper.pid)
         box.run(\"open('daemon.py', 'w').write('import os, time\\\\nif os.fork() == 0:\\\\n    os.setsid()\\\\n    open(\\\\\\\"pid\\\\\\\", \\\\\\\"w\\\\\\\").write(str(os.getpid()))\\\\n    while True: time.sleep(1)\\\\n')\")
         box.run('import sys; subprocess.run([sys.executable, \"daemon.py\"]); time.sleep(0.3)')
@@ -85,7 +118,7 @@ PROBE = textwrap.dedent('''
         box.close(); cell.join(10)
         outcome['daemon_gone_after_close'] = gone(pid)
         outcome['scratch_removed'] = not os.path.exists(scratch)
-    sleeper.kill(); sleeper.wait(); udp.close(); tcp.close(); shutil.rmtree(private)
+    sleeper.kill(); sleeper.wait(); udp.close(); tcp.close(); shutil.rmtree(private); shutil.rmtree(readable)
     with Sandbox(isolation='container', timeout=60) as box:
         outcome['state'] = [box.run('x = 41').error, box.run('x + 1').value]
         outcome['shell'] = box.run('import subprocess; subprocess.run(\"echo hello from sh\", shell=True, capture_output=True, text=True).stdout').value
@@ -103,6 +136,14 @@ PROBE = textwrap.dedent('''
         command = box.run('import sys; worker = sys.modules["toolcall_sandbox.worker"]; '
                           'worker._run_command("echo piped; [ -t 1 ] || echo no terminal", bool(worker._TERMINALS))')
         outcome['command'] = [command.output, command.value]
+        # issue 38: a fork storm stops at the session's share (RLIMIT_NPROC: without root, on the host user's uid counted
+        # from that user's tasks at the start), and meanwhile the host forks and starts another session at once
+        outcome['processes_detail'] = [layer.detail for layer in box.status().layers if layer.name == 'processes'][0]
+        storm = threading.Thread(target=box.run, args=('import os\\nwhile True:\\n    try: os.fork()\\n    except OSError: pass',), kwargs={'timeout': 6})
+        storm.start(); time.sleep(2)
+        outcome['host_forks_in_storm'] = subprocess.run(['true']).returncode
+        with Sandbox(isolation='container', timeout=30) as other: outcome['sandbox_in_storm'] = other.run('1 + 1').value
+        storm.join(60)
     print(json.dumps(outcome))
 ''')
 
@@ -122,10 +163,11 @@ def probe(*launcher:str, user:str|None=None) -> dict:
 
 
 REFUSED = 'PermissionError: [Errno 1] Operation not permitted'  # seccomp's EPERM
+PERMISSION_DENIED = 'PermissionError: [Errno 13] Permission denied'
 
 def assert_container_mode_holds(outcome:dict, root:bool):
     assert 'error' not in outcome, outcome
-    given_up = ['namespaces', 'filesystem', 'disk'] + ([] if root else ['processes'])
+    given_up = ['namespaces', 'filesystem', 'disk']  # processes: without root counted from the host user's tasks
     assert outcome['missing'] == given_up, outcome
     assert outcome['scratch_mode'] == '0o700'
     # no network of any kind
@@ -142,6 +184,21 @@ def assert_container_mode_holds(outcome:dict, root:bool):
     assert outcome['sleeper_alive'] and outcome['ptrace'] == 'AssertionError: 1', outcome
     # no IPC with host processes, nor their descriptors
     assert [outcome['sysv_shm'], outcome['mq_open'], outcome['pidfd_getfd']] == ['AssertionError: 1'] * 3, outcome
+    # issue 38: no metadata change through a descriptor of a file it may only read (as the host's user, seccomp refuses
+    # it; as root the session's uid of its own is not the owner; xattrs then need write access)
+    assert [outcome['fchmod_read_path'], outcome['futimens_read_path'], outcome['fchown_read_path']] == [REFUSED] * 3, outcome
+    assert outcome['fsetxattr_read_path'].startswith(PERMISSION_DENIED if root else REFUSED), outcome  # ': <fd>' follows
+    assert outcome['owned_unchanged'] and outcome['owned_xattrs'] == [], outcome
+    # nor of the host's processes
+    for attack in ('prlimit_host', 'prlimit_query_host', 'setpriority_host', 'setpriority_user', 'sched_setaffinity_host', 'sched_setscheduler_host'):
+        assert outcome[attack] == REFUSED, (attack, outcome)
+    assert outcome['ioprio_set_host'] == 'AssertionError: 1' and outcome['sleeper_limits'] == [True, True, True], outcome
+    assert outcome['prlimit_self'] == 'True', outcome
+    assert [outcome['clone_parent'], outcome['clone3']] == ['AssertionError: 1', 'AssertionError: 38'], outcome
+    assert outcome['unlisted'] == '[(-1, 1)]', outcome
+    # the filter installed is the table's for the mode (as the host's user, the one without descriptor metadata calls)
+    assert outcome['digest'][0] == outcome['digest'][1] is not None, outcome
+    assert ('not on a descriptor either' in outcome['seccomp_detail']) == (not root), outcome
     # nothing outlives the cell or close()
     assert outcome['daemon_gone_after_cell'] and outcome['daemon_gone_after_close'] and outcome['scratch_removed'], outcome
     # liveness
@@ -152,7 +209,11 @@ def assert_container_mode_holds(outcome:dict, root:bool):
     assert outcome['plot'] == ['image/png'], outcome
     assert outcome['ptmx'] == "PermissionError: [Errno 13] Permission denied: '/dev/ptmx'", outcome  # Landlock
     assert outcome['pts'] == "PermissionError: [Errno 13] Permission denied: '/dev/pts'", outcome
-    assert outcome['command'] == ['piped\nno terminal\n', '0'], outcome  # through a pipe: the one difference from Jupyter left here
+    assert outcome['command'] == ['piped\nno terminal\n', '0'], outcome
+    # a fork storm leaves the host able to fork and start a session at once
+    assert outcome['host_forks_in_storm'] == 0 and outcome['sandbox_in_storm'] == '2', outcome
+    bound = ('(pids cgroup)', '(RLIMIT_NPROC on the uid of its own)') if root else ('beyond the ',)
+    assert outcome['processes_detail'].startswith(tuple('at most 32 processes/threads ' + how for how in bound)), outcome  # through a pipe: the one difference from Jupyter left here
 
 
 def test_docker_default_profile_as_root():

@@ -568,8 +568,9 @@ def _layer_table(report:dict, limits:dict) -> tuple:
               f"Landlock ABI {report.get('landlock_abi', 0)}: writes only in {_SCRATCH}, write_paths and /dev/null"),
         Layer('landlock_net', on('landlock_net'), 'Landlock denies TCP bind and connect'),
         Layer('landlock_scope', on('landlock_scope'), 'Landlock: no signals or abstract unix sockets outside the sandbox'),
-        Layer('seccomp', on('seccomp'), 'seccomp: sockets only IPv4/IPv6/netlink, socketpair only connected streams; '
-              'no ptrace, mounts, namespaces, bpf, io_uring, inotify'),
+        Layer('seccomp', on('seccomp'), 'seccomp: an allow-list (the isolation table), every other call EPERM; sockets only '
+              'IPv4/IPv6/netlink, socketpair only connected streams; limits, priorities and affinity only of the caller itself; '
+              'no clone(CLONE_PARENT); no ptrace, mounts, namespaces, bpf, io_uring, inotify'),
         Layer('memory', bool(memory), memory_detail),
         Layer('disk', on('filesystem'),
               f"{_SCRATCH} is a {limits['disk_mb']} MiB tmpfs of at most {limits['max_files']} files, gone with the session"),
@@ -610,7 +611,7 @@ def _container_layer_table(report:dict, limits:dict, scratch:str) -> tuple:
     on = lambda key: bool(report.get(key))
     full = {layer.name: layer for layer in _layer_table(report, limits)}
     own_uid, rlimits = on('own_uid'), set(report.get('rlimits', ()))
-    processes = on('cgroup_pids') or (own_uid and 'RLIMIT_NPROC' in rlimits)
+    processes = on('cgroup_pids') or 'RLIMIT_NPROC' in rlimits
     return (
         full['process'],
         Layer('namespaces', False, 'container mode: no namespaces (the host gives none); Landlock, seccomp and the process '
@@ -623,9 +624,12 @@ def _container_layer_table(report:dict, limits:dict, scratch:str) -> tuple:
         Layer('landlock_fs', on('landlock_fs'), f"Landlock ABI {report.get('landlock_abi', 0)}: reads only Python, the "
               f'system directories and read_paths; writes only {scratch}, write_paths and /dev/null'),
         full['landlock_net'], full['landlock_scope'],
-        Layer('seccomp', on('seccomp'), 'seccomp: no socket() of any family, socketpair only connected unix streams; no '
-              'ptrace, process_vm_*, pidfd_getfd, mounts, namespaces, bpf, io_uring, inotify; no SysV IPC or POSIX '
-              'message queues; no chmod, chown, utime or xattr by path'),
+        Layer('seccomp', on('seccomp'), 'seccomp: an allow-list (the isolation table), every other call EPERM; no socket() '
+              'of any family, socketpair only connected unix streams; limits, priorities and affinity only of the caller itself; '
+              'no clone(CLONE_PARENT); no ptrace, process_vm_*, pidfd_getfd, mounts, namespaces, bpf, io_uring, inotify; no '
+              'SysV IPC or POSIX message queues; no chmod, chown, utime or xattr by path'
+              + ('' if report.get('seccomp_own_files', True) else '; as the host\'s own user, not on a descriptor either '
+                 '(fchmod, fchown, fsetxattr, fremovexattr, utimensat): chmod, touch and cp -p fail in the scratch too')),
         Layer('network', on('seccomp'), "no network of any kind: the host's network is in view, and socket() is refused "
               'for inet, inet6, netlink, packet, unix and every other family'),
         Layer('signals', on('signals_contained'), 'signals stay inside the session: ' + ' and '.join(
@@ -635,8 +639,12 @@ def _container_layer_table(report:dict, limits:dict, scratch:str) -> tuple:
               'limit: only max_file_mb per file'),
         full['cpu'],
         Layer('processes', bool(processes), f"at most {limits['max_processes']} processes/threads "
-              + ('(pids cgroup)' if on('cgroup_pids') else '(RLIMIT_NPROC on the uid of its own)' if processes else
-                 "not enforced: RLIMIT_NPROC would count every process of the host's user (needs root, or a pids cgroup)")),
+              + ('(pids cgroup)' if on('cgroup_pids') else '(RLIMIT_NPROC on the uid of its own)' if processes and own_uid else
+                 f"beyond the {report.get('host_tasks', '?')} the host's user had when the session started (RLIMIT_NPROC on "
+                 "that uid, which the session shares: a fork storm stops there, and the host, under its own limit, can "
+                 'still fork and start sessions)' if processes else
+                 "not enforced: RLIMIT_NPROC could not be set (the host user's hard limit is lower than its tasks plus "
+                 'max_processes)')),
         full['files'], full['no_new_privs'], full['environment'],
         Layer('background', on('background_stopped'), 'nothing a cell starts outlives it: the worker, a child subreaper, '
               'kills and reaps every descendant after each cell (daemons in sessions of their own too'
@@ -674,8 +682,8 @@ _LAYER_NEEDS = {  # layer -> (the kernel feature or setting it needs, what to do
 }
 _CONTAINER_CHOICE = ("or pass isolation='container' to run with Landlock, seccomp and rlimits in their place: no network, "
                      'no host files outside the allowed paths, nothing outlives a cell; given up: host file names and '
-                     'metadata stay visible, scratch is a host directory without a size limit, and without root no '
-                     'process limit (see Sandbox.status())')
+                     'metadata stay visible, scratch is a host directory without a size limit, and without root the '
+                     "process limit counts from the host user's own tasks (see Sandbox.status())")
 
 def _missing_layers_message(missing:list, # The layers that are missing
                             reason:str='', # What the worker said, where it refused to start
@@ -1082,14 +1090,35 @@ def _ids(self:Sandbox) -> tuple:
         weakref.finalize(self, _session_ids.give_back, self._own_ids[0])
     return self._own_ids
 
+def _user_task_count(uid:int, # The real uid whose processes and threads are counted
+                    ) -> int:
+    "The tasks (processes and threads) of `uid` now, from /proc: what RLIMIT_NPROC counts for it."
+    count = 0
+    for name in os.listdir('/proc'):
+        if not name.isdigit(): continue
+        try:
+            with open(f'/proc/{name}/status', 'rb') as file: status = file.read()
+            uid_line = status.split(b'\nUid:', 1)[1].split(None, 1)[0]
+            if int(uid_line) != uid: continue
+            count += int(status.split(b'\nThreads:', 1)[1].split(None, 1)[0])
+        except (OSError, IndexError, ValueError): pass  # gone meanwhile
+    return count
+
 @_patch
 def _config(self:Sandbox, cgroups:dict) -> dict:
     megabyte, (uid, gid) = 1 << 20, self._ids()
     rlimits = {'RLIMIT_AS': self.limits['memory_mb'] * megabyte, 'RLIMIT_CPU': self.limits['cpu_seconds'],
                'RLIMIT_FSIZE': self.limits['max_file_mb'] * megabyte, 'RLIMIT_NOFILE': self.limits['max_open_files'],
                'RLIMIT_CORE': 0, 'RLIMIT_NPROC': None if 'pids' in cgroups else self.limits['max_processes']}
-    if self.isolation == 'container' and os.geteuid() != 0: rlimits['RLIMIT_NPROC'] = None  # it would count the host user's
-    return {'uid': uid, 'gid': gid, 'cgroups': cgroups, 'rlimits': rlimits, 'env': self._environment(),
+    host_tasks = None
+    if self.isolation == 'container' and os.geteuid() != 0 and 'pids' not in cgroups:
+        # the uid is the host user's own: RLIMIT_NPROC counts all of that user's tasks, so the limit is what the user
+        # has now plus the session's share (at most the user's hard limit, which an unprivileged process cannot raise)
+        import resource
+        host_tasks, hard = _user_task_count(os.getuid()), resource.getrlimit(resource.RLIMIT_NPROC)[1]
+        wanted = host_tasks + self.limits['max_processes']
+        rlimits['RLIMIT_NPROC'] = wanted if hard == resource.RLIM_INFINITY or wanted <= hard else None
+    return {'host_tasks': host_tasks, 'uid': uid, 'gid': gid, 'cgroups': cgroups, 'rlimits': rlimits, 'env': self._environment(),
             'disk_mb': self.limits['disk_mb'], 'max_files': self.limits['max_files'],
             'shared': [entry.config() for entry in self._shared], 'keep_background': self.keep_background,
             'promised': self.isolation == 'full', 'container': self.isolation == 'container',
@@ -1102,7 +1131,7 @@ def _environment(self:Sandbox) -> dict:
             'MPLBACKEND': 'module://matplotlib_inline.backend_inline', 'MPLCONFIGDIR': f'{scratch}/.matplotlib',
             'OPENBLAS_NUM_THREADS': '1', 'OMP_NUM_THREADS': '1', 'MKL_NUM_THREADS': '1', **_KERNEL_ENVIRONMENT, **self.env}
 
-# %% ../../nbs/04_interp/05_host.ipynb 60
+# %% ../../nbs/04_interp/05_host.ipynb 61
 @_patch
 def _start(self:Sandbox):
     worker = self._worker
@@ -1159,7 +1188,7 @@ def _start(self:Sandbox):
     if container: missing = [name for name in missing if name not in ('namespaces', 'filesystem', 'disk', 'processes')]
     if missing: warnings.warn(f'sandbox running without: {", ".join(missing)}', IsolationWarning, stacklevel=3)
 
-# %% ../../nbs/04_interp/05_host.ipynb 62
+# %% ../../nbs/04_interp/05_host.ipynb 63
 def _tool_door(tools, approve, on_step, timeout):
     "The door of code mode for `tools` (None without tools)."
     if tools is None:
@@ -1180,7 +1209,7 @@ def _start(self:Sandbox):
         self._worker.stop()
         raise SandboxError(failure)
 
-# %% ../../nbs/04_interp/05_host.ipynb 64
+# %% ../../nbs/04_interp/05_host.ipynb 65
 @_patch
 def status(self:Sandbox) -> SandboxStatus:
     "Which isolation layers this session has, as reported by the worker."
@@ -1209,7 +1238,7 @@ def _check_usable(self:Sandbox):
                            'this process\'s to use; create a new Sandbox here')
     if self._closed: raise SandboxClosedError('this sandbox is closed; create a new Sandbox')
 
-# %% ../../nbs/04_interp/05_host.ipynb 66
+# %% ../../nbs/04_interp/05_host.ipynb 67
 @_patch
 def reset(self:Sandbox):
     "Discard all state: kill the worker and start a fresh one with an empty scratch directory."
@@ -1240,7 +1269,7 @@ def close(self:Sandbox):
         self._shared_finalizer()
     finally: self._lock.release()
 
-# %% ../../nbs/04_interp/05_host.ipynb 68
+# %% ../../nbs/04_interp/05_host.ipynb 69
 @_patch
 def _lost(self:Sandbox, message:str, started:float, timed_out:bool=False,
           why:str='the session was restarted: all variables, imports and files were lost') -> RunResult:
@@ -1320,7 +1349,7 @@ def _releasing(self:Sandbox, steps):
     try: return (yield from steps)
     finally: self._lock.release()
 
-# %% ../../nbs/04_interp/05_host.ipynb 70
+# %% ../../nbs/04_interp/05_host.ipynb 71
 @_patch
 def _exchange(self:Sandbox, code:str, timeout:float):
     "One cell's round trip, as a generator of waits and `_Call`s (see `_drive`) that returns its `RunResult`."
@@ -1393,7 +1422,7 @@ def _exchange(self:Sandbox, code:str, timeout:float):
     except _FrameViolation as exception:
         return (yield lost(f'SandboxError: the sandbox sent an invalid reply ({exception})', started))
 
-# %% ../../nbs/04_interp/05_host.ipynb 72
+# %% ../../nbs/04_interp/05_host.ipynb 73
 @_patch
 def _result(self:Sandbox, reply:dict, timed_out:bool, timeout:float, started:float, interjected:int=0) -> RunResult:
     limit = self.max_output
@@ -1425,7 +1454,7 @@ def _result(self:Sandbox, reply:dict, timed_out:bool, timeout:float, started:flo
     return RunResult(output, value, error, images + left_open, tuple(notes), timed_out, bool(interjected), time.monotonic() - started,
                      outputs)
 
-# %% ../../nbs/04_interp/05_host.ipynb 74
+# %% ../../nbs/04_interp/05_host.ipynb 75
 @_patch
 def _directory_fd(self:Sandbox, name:str) -> tuple:
     "(directory fd, path relative to it) for `name`: relative names are in scratch, absolute ones in a write path."
@@ -1454,7 +1483,7 @@ def read_file(self:Sandbox,
         # never more than the code itself may read
         with _FileSystemIds(*self._ids()): return _read_regular_file(directory, relative, limit, self._ids())
 
-# %% ../../nbs/04_interp/05_host.ipynb 75
+# %% ../../nbs/04_interp/05_host.ipynb 76
 @_patch
 def write_file(self:Sandbox,
                name:str, # A path relative to scratch (its directory must exist)

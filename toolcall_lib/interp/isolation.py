@@ -316,46 +316,282 @@ def _apply_landlock(read_paths:list, # Paths the sandbox may read and execute
     return {'abi': abi, 'fs': True, 'net': abi >= 4, 'scoped': abi >= 6}
 
 # %% ../../nbs/04_interp/02_isolation.ipynb 26
-_SYSCALLS = {  # machine (`os.uname().machine`) -> system call name -> number, from the kernel's tables
-    'x86_64': dict(  # arch/x86/entry/syscalls/syscall_64.tbl
-        read=0, shmget=29, socket=41, socketpair=53, msgget=68, ptrace=101, pivot_root=155, acct=163, mount=165, umount2=166,
-        swapon=167, swapoff=168, reboot=169, init_module=175, delete_module=176, add_key=248, request_key=249, keyctl=250,
-        inotify_add_watch=254, unshare=272, perf_event_open=298, fanotify_init=300, fanotify_mark=301, open_by_handle_at=304,
-        setns=308, process_vm_readv=310, process_vm_writev=311, finit_module=313, memfd_create=319, kexec_load=246,
-        kexec_file_load=320, bpf=321, userfaultfd=323, io_uring_setup=425, io_uring_enter=426, io_uring_register=427,
-        open_tree=428, move_mount=429, fsopen=430, fsconfig=431, fsmount=432, mount_setattr=442, memfd_secret=447,
-        personality=135, modify_ldt=154, ioctl=16),
-    'aarch64': dict(  # include/uapi/asm-generic/unistd.h
-        read=63, shmget=194, socket=198, socketpair=199, msgget=186, ptrace=117, pivot_root=41, acct=89, mount=40, umount2=39,
-        swapon=224, swapoff=225, reboot=142, init_module=105, delete_module=106, add_key=217, request_key=218, keyctl=219,
-        inotify_add_watch=27, unshare=97, perf_event_open=241, fanotify_init=262, fanotify_mark=263, open_by_handle_at=265,
-        setns=268, process_vm_readv=270, process_vm_writev=271, finit_module=273, memfd_create=279, kexec_load=104,
-        kexec_file_load=294, bpf=280, userfaultfd=282, io_uring_setup=425, io_uring_enter=426, io_uring_register=427,
-        open_tree=428, move_mount=429, fsopen=430, fsconfig=431, fsmount=432, mount_setattr=442, memfd_secret=447,
-        personality=92, ioctl=29),  # no modify_ldt: x86 only
-}
+_SECCOMP_TABLE = (  # (name, x86_64 number, aarch64 number or None, argument filter or mode, why it is allowed)
+    ('read', 0, 63, '', "read files, pipes and the session's requests"),
+    ('write', 1, 64, '', "write files, pipes and the worker's replies"),
+    ('readv', 19, 65, '', "scattered reads (the C library's stdio, sqlite)"),
+    ('writev', 20, 66, '', 'gathered writes'),
+    ('pread64', 17, 67, '', "reads at an offset (zip files, sqlite, the worker's children list)"),
+    ('pwrite64', 18, 68, '', 'writes at an offset (sqlite)'),
+    ('preadv', 295, 69, '', 'scattered reads at an offset'),
+    ('pwritev', 296, 70, '', 'gathered writes at an offset'),
+    ('preadv2', 327, 286, '', 'scattered reads with flags (os.preadv)'),
+    ('pwritev2', 328, 287, '', 'gathered writes with flags (os.pwritev)'),
+    ('open', 2, None, '', "open a file (x86_64's old call; Landlock decides which)"),
+    ('openat', 257, 56, '', 'open a file (Landlock decides which)'),
+    ('creat', 85, None, '', "create a file (x86_64's old call)"),
+    ('close', 3, 57, '', 'close a descriptor'),
+    ('close_range', 436, 436, '', "close many descriptors (subprocess, the worker's setup)"),
+    ('lseek', 8, 62, '', 'file offsets (every buffered file)'),
+    ('dup', 32, 23, '', 'copy a descriptor'),
+    ('dup2', 33, None, '', 'copy a descriptor onto a number (subprocess, shells)'),
+    ('dup3', 292, 24, '', 'dup2 with O_CLOEXEC'),
+    ('fcntl', 72, 25, '', 'descriptor flags, locks and leases (sqlite, pip, git)'),
+    ('flock', 73, 32, '', 'whole-file locks (pip, git)'),
+    ('fsync', 74, 82, '', 'flush a file (sqlite, git)'),
+    ('fdatasync', 75, 83, '', "flush a file's data (sqlite)"),
+    ('truncate', 76, 45, '', 'cut a file to a size by path'),
+    ('ftruncate', 77, 46, '', 'cut a file to a size (sqlite, mmap files)'),
+    ('fallocate', 285, 47, '', "reserve a file's blocks (the scratch's size limit still holds)"),
+    ('fadvise64', 221, 223, '', 'read-ahead hints (cp, sort)'),
+    ('sendfile', 40, 71, '', 'copy between descriptors in the kernel (shutil.copyfile)'),
+    ('copy_file_range', 326, 285, '', 'copy between files in the kernel (shutil, cp)'),
+    ('splice', 275, 76, '', 'move data between a pipe and a file (cat, tee)'),
+    ('tee', 276, 77, '', 'duplicate pipe data (tee)'),
+    ('stat', 4, None, '', "file status by path (x86_64's old call)"),
+    ('fstat', 5, 80, '', 'file status of a descriptor'),
+    ('lstat', 6, None, '', "file status without following a link (x86_64's old call)"),
+    ('newfstatat', 262, 79, '', 'file status (what os.stat calls)'),
+    ('statx', 332, 291, '', 'file status (coreutils, git)'),
+    ('statfs', 137, 43, '', 'file-system status (df, os.statvfs)'),
+    ('fstatfs', 138, 44, '', 'file-system status of a descriptor'),
+    ('access', 21, None, '', "check access by path (x86_64's old call)"),
+    ('faccessat', 269, 48, '', 'check access (os.access)'),
+    ('faccessat2', 439, 439, '', "check access with flags (shells' test -x)"),
+    ('getdents64', 217, 61, '', 'list a directory'),
+    ('getdents', 78, None, '', "list a directory (x86_64's old call)"),
+    ('getcwd', 79, 17, '', 'the working directory'),
+    ('chdir', 80, 49, '', 'change the working directory'),
+    ('fchdir', 81, 50, '', 'change the working directory to a descriptor'),
+    ('mkdir', 83, None, '', "make a directory (x86_64's old call)"),
+    ('mkdirat', 258, 34, '', 'make a directory'),
+    ('rmdir', 84, None, '', "remove a directory (x86_64's old call)"),
+    ('unlink', 87, None, '', "remove a file (x86_64's old call)"),
+    ('unlinkat', 263, 35, '', 'remove a file or directory'),
+    ('rename', 82, None, '', "rename (x86_64's old call)"),
+    ('renameat', 264, 38, '', 'rename'),
+    ('renameat2', 316, 276, '', 'rename with flags (mv, os.replace)'),
+    ('link', 86, None, '', "hard link (x86_64's old call)"),
+    ('linkat', 265, 37, '', 'hard link'),
+    ('symlink', 88, None, '', "symbolic link (x86_64's old call)"),
+    ('symlinkat', 266, 36, '', 'symbolic link'),
+    ('readlink', 89, None, '', "read a symbolic link (x86_64's old call)"),
+    ('readlinkat', 267, 78, '', 'read a symbolic link'),
+    ('chmod', 90, None, 'namespaces', "change a mode by path (x86_64's old call); not in container mode, where host files are in view"),
+    ('fchmodat', 268, 53, 'namespaces', 'change a mode by path; not in container mode'),
+    ('fchmodat2', 452, 452, 'namespaces', 'change a mode by path, with flags; not in container mode'),
+    ('chown', 92, None, 'namespaces', "change an owner by path (x86_64's old call); not in container mode"),
+    ('lchown', 94, None, 'namespaces', "change a link's owner (x86_64's old call); not in container mode"),
+    ('fchownat', 260, 54, 'namespaces', 'change an owner by path; not in container mode'),
+    ('utime', 132, None, 'namespaces', "set times by path (x86_64's old call); not in container mode"),
+    ('utimes', 235, None, 'namespaces', "set times by path (x86_64's old call); not in container mode"),
+    ('futimesat', 261, None, 'namespaces', "set times by path (x86_64's old call); not in container mode"),
+    ('setxattr', 188, 5, 'namespaces', 'set an extended attribute by path; not in container mode'),
+    ('lsetxattr', 189, 6, 'namespaces', "set a link's extended attribute; not in container mode"),
+    ('removexattr', 197, 14, 'namespaces', 'remove an extended attribute by path; not in container mode'),
+    ('lremovexattr', 198, 15, 'namespaces', "remove a link's extended attribute; not in container mode"),
+    ('fchmod', 91, 52, 'own_files', "change the mode of an open file; in container mode only with a uid of the session's own"),
+    ('fchown', 93, 55, 'own_files', "change the owner of an open file; in container mode only with a uid of the session's own"),
+    ('fsetxattr', 190, 7, 'own_files', "set an extended attribute of an open file; in container mode only with a uid of the session's own"),
+    ('fremovexattr', 199, 16, 'own_files', "remove an extended attribute of an open file; in container mode only with a uid of the session's own"),
+    ('utimensat', 280, 88, 'utimensat', "set times (touch, os.utime); in container mode a path only where the session runs as a uid of its own, never a NULL one as the host's user"),
+    ('getxattr', 191, 8, '', 'read an extended attribute (ls, cp -a)'),
+    ('lgetxattr', 192, 9, '', "read a link's extended attribute (ls)"),
+    ('fgetxattr', 193, 10, '', "read an open file's extended attribute"),
+    ('listxattr', 194, 11, '', 'list extended attributes (cp -a)'),
+    ('llistxattr', 195, 12, '', "list a link's extended attributes"),
+    ('flistxattr', 196, 13, '', "list an open file's extended attributes (cp -a)"),
+    ('umask', 95, 166, '', 'the file-creation mask'),
+    ('mknod', 133, None, '', "make a special file (x86_64's old call): the kernel refuses devices without a capability, a fifo is fine"),
+    ('mknodat', 259, 33, '', 'make a fifo (os.mkfifo)'),
+    ('select', 23, None, '', "wait on descriptors (x86_64's old call)"),
+    ('pselect6', 270, 72, '', 'wait on descriptors (select.select)'),
+    ('poll', 7, None, '', "wait on descriptors (x86_64's old call)"),
+    ('ppoll', 271, 73, '', 'wait on descriptors'),
+    ('epoll_create', 213, None, '', "an event queue (x86_64's old call)"),
+    ('epoll_create1', 291, 20, '', "an event queue (asyncio, IPython's loop)"),
+    ('epoll_ctl', 233, 21, '', 'change an event queue'),
+    ('epoll_wait', 232, None, '', "wait on an event queue (x86_64's old call)"),
+    ('epoll_pwait', 281, 22, '', 'wait on an event queue'),
+    ('epoll_pwait2', 441, 441, '', 'wait on an event queue with a fine timeout'),
+    ('eventfd', 284, None, '', "an event counter (x86_64's old call)"),
+    ('eventfd2', 290, 19, '', 'an event counter (libuv, zmq)'),
+    ('timerfd_create', 283, 85, '', 'a timer descriptor'),
+    ('timerfd_settime', 286, 86, '', 'set a timer descriptor'),
+    ('timerfd_gettime', 287, 87, '', 'read a timer descriptor'),
+    ('signalfd', 282, None, '', "signals as a descriptor (x86_64's old call)"),
+    ('signalfd4', 289, 74, '', 'signals as a descriptor'),
+    ('pipe', 22, None, '', "a pipe (x86_64's old call)"),
+    ('pipe2', 293, 59, '', 'a pipe (subprocess, shells, the asyncio self-pipe)'),
+    ('ioctl', 16, 29, 'ioctl', 'device and terminal control: only the requests a terminal, a pipe, a pty and a plain file need'),
+    ('brk', 12, 214, '', 'grow the heap'),
+    ('mmap', 9, 222, '', 'map memory and files'),
+    ('munmap', 11, 215, '', 'unmap memory'),
+    ('mprotect', 10, 226, '', 'change memory protection (the dynamic loader, JITs)'),
+    ('mremap', 25, 216, '', 'resize a mapping (realloc of large blocks)'),
+    ('madvise', 28, 233, '', 'memory hints (allocators)'),
+    ('msync', 26, 227, '', 'flush a mapped file'),
+    ('mincore', 27, 232, '', 'which pages are resident (some allocators)'),
+    ('mbind', 237, 235, '', 'memory placement (OpenBLAS)'),
+    ('get_mempolicy', 239, 236, '', 'memory placement (OpenBLAS)'),
+    ('set_mempolicy', 238, 237, '', 'memory placement (OpenBLAS)'),
+    ('memfd_create', 319, 279, 'memory_cgroup', 'an anonymous file (some libraries): only where a memory cgroup counts it'),
+    ('shmget', 29, 194, 'namespaces_memory', "SysV shared memory: only in the session's own IPC namespace, and with a memory cgroup to count it"),
+    ('shmat', 30, 196, 'namespaces', "attach SysV shared memory (the session's own IPC namespace)"),
+    ('shmdt', 67, 197, 'namespaces', 'detach SysV shared memory'),
+    ('shmctl', 31, 195, 'namespaces', 'control SysV shared memory'),
+    ('semget', 64, 190, 'namespaces', "SysV semaphores (the session's own IPC namespace)"),
+    ('semop', 65, 193, 'namespaces', 'SysV semaphore operations'),
+    ('semtimedop', 220, 192, 'namespaces', 'SysV semaphore operations with a timeout'),
+    ('semctl', 66, 191, 'namespaces', 'control SysV semaphores'),
+    ('msgget', 68, 186, 'namespaces_memory', "SysV message queues: only in the session's own IPC namespace, and with a memory cgroup"),
+    ('msgsnd', 69, 189, 'namespaces', 'send on a SysV message queue'),
+    ('msgrcv', 70, 188, 'namespaces', 'receive from a SysV message queue'),
+    ('msgctl', 71, 187, 'namespaces', 'control a SysV message queue'),
+    ('clone', 56, 220, 'clone', "new processes and threads: never CLONE_PARENT (a child that is not the caller's) or a new namespace"),
+    ('clone3', 435, 435, 'enosys', 'refused with ENOSYS, so the C library falls back to clone, whose flags the filter can see'),
+    ('fork', 57, None, '', "a new process (x86_64's old call)"),
+    ('vfork', 58, None, '', 'a new process that shares memory until exec (subprocess, posix_spawn)'),
+    ('execve', 59, 221, '', 'run a program (Landlock decides which)'),
+    ('execveat', 322, 281, '', 'run a program from a descriptor'),
+    ('exit', 60, 93, '', 'end a thread'),
+    ('exit_group', 231, 94, '', 'end the process'),
+    ('wait4', 61, 260, '', 'wait for a child'),
+    ('waitid', 247, 95, '', 'wait for a child (os.waitid)'),
+    ('kill', 62, 129, '', "send a signal: Landlock's signal scope, the PID namespace or a uid of its own keep it in the session"),
+    ('tkill', 200, 130, '', 'send a signal to a thread (old form)'),
+    ('tgkill', 234, 131, '', 'send a signal to a thread (raise, pthread_kill)'),
+    ('rt_sigqueueinfo', 129, 138, '', 'queue a signal with data (sigqueue)'),
+    ('rt_tgsigqueueinfo', 297, 240, '', 'queue a signal with data to a thread'),
+    ('pidfd_open', 434, 434, '', "a descriptor for a process (asyncio's child watcher, subprocess)"),
+    ('pidfd_send_signal', 424, 424, '', 'send a signal through a process descriptor (same scope as kill)'),
+    ('getpid', 39, 172, '', 'the process id'),
+    ('getppid', 110, 173, '', "the parent's id"),
+    ('gettid', 186, 178, '', 'the thread id'),
+    ('getuid', 102, 174, '', 'the user id'),
+    ('geteuid', 107, 175, '', 'the effective user id'),
+    ('getgid', 104, 176, '', 'the group id'),
+    ('getegid', 108, 177, '', 'the effective group id'),
+    ('getresuid', 118, 148, '', 'all user ids'),
+    ('getresgid', 120, 150, '', 'all group ids'),
+    ('getgroups', 115, 158, '', 'supplementary groups (id, git)'),
+    ('getpgid', 121, 155, '', 'a process group'),
+    ('getpgrp', 111, None, '', "the process group (x86_64's old call)"),
+    ('getsid', 124, 156, '', 'a session id'),
+    ('setsid', 112, 157, '', "a session of its own (daemons, a pty's shell)"),
+    ('setpgid', 109, 154, '', "a process group of its own (shells' job control)"),
+    ('set_tid_address', 218, 96, '', 'thread start-up (the C library)'),
+    ('set_robust_list', 273, 99, '', 'thread start-up (the C library)'),
+    ('rseq', 334, 293, '', 'restartable sequences (the C library)'),
+    ('arch_prctl', 158, None, '', 'thread-local storage (x86_64)'),
+    ('capget', 125, 90, '', 'read capabilities (libcap, capsh --print; none are left to read)'),
+    ('prctl', 157, 167, '', 'process attributes (thread names, PR_SET_PDEATHSIG, no_new_privs queries)'),
+    ('uname', 63, 160, '', "the kernel's name (the session's own UTS namespace in full mode)"),
+    ('sysinfo', 99, 179, '', 'memory and uptime figures (psutil, sort)'),
+    ('getrusage', 98, 165, '', 'resource use (resource.getrusage, time)'),
+    ('times', 100, 153, '', 'process times (os.times)'),
+    ('getrlimit', 97, 163, '', "read a limit (x86_64's old call)"),
+    ('setrlimit', 160, 164, '', "lower a limit (x86_64's old call; the hard limits stay)"),
+    ('prlimit64', 302, 261, 'self_pid', "read or lower a limit: the caller's own only (pid 0)"),
+    ('getpriority', 140, 141, 'self_priority', "read a nice value: the caller's own only"),
+    ('setpriority', 141, 140, 'self_priority', "change a nice value: the caller's own only"),
+    ('sched_yield', 24, 124, '', 'give up the processor'),
+    ('sched_getaffinity', 204, 123, 'self_pid', "which processors: the caller's own only (os.sched_getaffinity(0), OpenBLAS)"),
+    ('sched_setaffinity', 203, 122, 'self_pid', "pin to processors: the caller's own only"),
+    ('sched_getscheduler', 145, 120, 'self_pid', "read the scheduling policy: the caller's own only"),
+    ('sched_setscheduler', 144, 119, 'self_pid', "set the scheduling policy: the caller's own only"),
+    ('sched_getparam', 143, 121, 'self_pid', "read scheduling parameters: the caller's own only"),
+    ('sched_setparam', 142, 118, 'self_pid', "set scheduling parameters: the caller's own only"),
+    ('sched_getattr', 315, 275, 'self_pid', "read scheduling attributes: the caller's own only"),
+    ('sched_setattr', 314, 274, 'self_pid', "set scheduling attributes: the caller's own only"),
+    ('sched_get_priority_max', 146, 125, '', "the policy's priority range"),
+    ('sched_get_priority_min', 147, 126, '', "the policy's priority range"),
+    ('ioprio_get', 252, 31, 'self_ioprio', "read an I/O priority: the caller's own only"),
+    ('ioprio_set', 251, 30, 'self_ioprio', "set an I/O priority: the caller's own only"),
+    ('personality', 135, 92, 'personality', 'a query, or a plain Linux persona (no ADDR_NO_RANDOMIZE, no READ_IMPLIES_EXEC)'),
+    ('rt_sigaction', 13, 134, '', 'signal handlers'),
+    ('rt_sigprocmask', 14, 135, '', 'block and unblock signals'),
+    ('rt_sigreturn', 15, 139, '', 'return from a signal handler'),
+    ('rt_sigsuspend', 130, 133, '', 'wait for a signal'),
+    ('rt_sigpending', 127, 136, '', 'pending signals'),
+    ('rt_sigtimedwait', 128, 137, '', 'wait for a signal with a timeout (signal.sigtimedwait)'),
+    ('sigaltstack', 131, 132, '', 'the signal stack (faulthandler)'),
+    ('pause', 34, None, '', "wait for a signal (x86_64's old call)"),
+    ('alarm', 37, None, '', "an alarm signal (x86_64's old call)"),
+    ('setitimer', 38, 103, '', 'interval timers (signal.setitimer)'),
+    ('getitimer', 36, 102, '', 'read interval timers'),
+    ('timer_create', 222, 107, '', 'POSIX timers'),
+    ('timer_settime', 223, 110, '', 'set a POSIX timer'),
+    ('timer_gettime', 224, 108, '', 'read a POSIX timer'),
+    ('timer_getoverrun', 225, 109, '', "a POSIX timer's overruns"),
+    ('timer_delete', 226, 111, '', 'remove a POSIX timer'),
+    ('restart_syscall', 219, 128, '', 'restart a call a signal interrupted'),
+    ('nanosleep', 35, 101, '', 'sleep'),
+    ('clock_nanosleep', 230, 115, '', 'sleep (time.sleep)'),
+    ('clock_gettime', 228, 113, '', 'read a clock (where the vDSO does not)'),
+    ('clock_getres', 229, 114, '', "a clock's resolution"),
+    ('gettimeofday', 96, 169, '', 'the time of day (where the vDSO does not)'),
+    ('time', 201, None, '', "the time in seconds (x86_64's old call)"),
+    ('futex', 202, 98, '', 'locks and waits of threads'),
+    ('getrandom', 318, 278, '', 'random bytes (os.urandom, hash seeds)'),
+    ('getcpu', 309, 168, '', 'which processor the caller runs on'),
+    ('membarrier', 324, 283, '', 'memory barriers across threads (some runtimes)'),
+    ('socket', 41, 198, 'socket', "a socket: IPv4, IPv6 and netlink only in full mode (the session's own network namespace); none in container mode"),
+    ('socketpair', 53, 199, 'socketpair', "a connected pair: stream pairs only (asyncio's self-pipe), which no sendto or connect can point at a path"),
+    ('bind', 49, 200, '', 'bind a socket (Landlock refuses TCP ports)'),
+    ('listen', 50, 201, '', 'listen on a socket'),
+    ('accept', 43, 202, '', 'accept a connection'),
+    ('accept4', 288, 242, '', 'accept a connection with flags'),
+    ('connect', 42, 203, '', 'connect a socket (Landlock refuses TCP; in full mode the network namespace has only lo)'),
+    ('shutdown', 48, 210, '', 'shut a socket down'),
+    ('getsockname', 51, 204, '', "a socket's address"),
+    ('getpeername', 52, 205, '', "a socket's peer"),
+    ('setsockopt', 54, 208, '', 'socket options'),
+    ('getsockopt', 55, 209, '', 'socket options'),
+    ('sendto', 44, 206, '', 'send on a socket'),
+    ('recvfrom', 45, 207, '', 'receive on a socket'),
+    ('sendmsg', 46, 211, '', 'send with ancillary data (multiprocessing)'),
+    ('recvmsg', 47, 212, '', 'receive with ancillary data'),
+    ('sendmmsg', 307, 269, '', 'send several messages (the resolver)'),
+    ('recvmmsg', 299, 243, '', 'receive several messages'),
+)
+_REFUSED_EXAMPLES = {  # calls no row allows that the tests probe (and pivot_root, which the setup itself makes)
+    'x86_64': dict(acct=163, syslog=103, userfaultfd=323, kexec_load=246, add_key=248, keyctl=250, ptrace=101,
+                   process_vm_readv=310, mount=165, umount2=166, pivot_root=155, unshare=272, setns=308, bpf=321,
+                   perf_event_open=298, io_uring_setup=425, init_module=175, inotify_init1=294, inotify_add_watch=254,
+                   fanotify_init=300, pidfd_getfd=438, memfd_secret=447, mq_open=240, chroot=161, setuid=105, swapon=167,
+                   reboot=169, open_by_handle_at=304, open_tree=428, move_mount=429, fsopen=430, mount_setattr=442,
+                   landlock_create_ruleset=444, capset=126, modify_ldt=154),
+    'aarch64': dict(acct=89, syslog=116, userfaultfd=282, kexec_load=104, add_key=217, keyctl=219, ptrace=117,
+                    process_vm_readv=270, mount=40, umount2=39, pivot_root=41, unshare=97, setns=268, bpf=280,
+                    perf_event_open=241, io_uring_setup=425, init_module=105, inotify_init1=26, inotify_add_watch=27,
+                    fanotify_init=262, pidfd_getfd=438, memfd_secret=447, mq_open=180, chroot=51, setuid=146, swapon=224,
+                    reboot=142, open_by_handle_at=265, open_tree=428, move_mount=429, fsopen=430, mount_setattr=442,
+                    landlock_create_ruleset=444, capset=91)}  # no modify_ldt: x86 only
+_SYSCALLS = {  # machine (`os.uname().machine`) -> system call name -> number: the table's and the examples'
+    machine: {**{row[0]: row[column] for row in _SECCOMP_TABLE if row[column] is not None}, **_REFUSED_EXAMPLES[machine]}
+    for machine, column in (('x86_64', 1), ('aarch64', 2))}
 # the `arch` field of `struct seccomp_data` for a native call
 _AUDIT_ARCH = {'x86_64': 0xc000003e, 'aarch64': 0xc00000b7}
-_SECCOMP_DENIED = (  # refused with EPERM: what the sandbox has no use for, and the kernel's largest surfaces
-    'ptrace', 'process_vm_readv', 'process_vm_writev',  # another process's memory
-    'kexec_load', 'kexec_file_load', 'bpf', 'perf_event_open', 'userfaultfd', 'keyctl', 'add_key', 'request_key',
-    'io_uring_setup', 'io_uring_enter', 'io_uring_register',
-    'mount', 'umount2', 'pivot_root', 'unshare', 'setns',  # the mount view and the namespaces stay as built
-    'init_module', 'finit_module', 'delete_module', 'reboot', 'swapon', 'swapoff', 'acct', 'open_by_handle_at',
-    'open_tree', 'move_mount', 'fsopen', 'fsconfig', 'fsmount', 'mount_setattr',
-    'inotify_add_watch', 'fanotify_init', 'fanotify_mark',  # watches on the host's own files
-    'modify_ldt')  # x86's local descriptor table: old attack surface (where the machine has the call)
-_SECCOMP_SHARED_MEMORY = ('memfd_create', 'memfd_secret', 'shmget', 'msgget')  # refused where there is no memory cgroup
-_BPF_LD_W_ABS, _BPF_ALU_AND_K, _BPF_JEQ_K, _BPF_JGE_K, _BPF_RET_K = 0x20, 0x54, 0x15, 0x35, 0x06
+_BPF_LD_W_ABS, _BPF_ALU_AND_K, _BPF_JA, _BPF_JEQ_K, _BPF_JGE_K, _BPF_JSET_K, _BPF_RET_K = 0x20, 0x54, 0x05, 0x15, 0x35, 0x45, 0x06
 _SECCOMP_RET_ALLOW, _SECCOMP_RET_EPERM = 0x7fff0000, 0x00050000 | 1  # SECCOMP_RET_ERRNO | EPERM
+_SECCOMP_ENOSYS = 0x00050000 | 38  # SECCOMP_RET_ERRNO | ENOSYS: clone3, so the C library falls back to clone
 _PR_SET_SECCOMP, _SECCOMP_MODE_FILTER = 22, 2
 _SOCKET_FAMILIES_ALLOWED = (2, 10, 16)  # AF_INET, AF_INET6, AF_NETLINK
 _SOCK_STREAM, _SOCK_TYPE_MASK = 1, 0xf
 # personality(): a query (0xffffffff) and the harmless Linux personas only (PER_LINUX, PER_LINUX32, UNAME26): no flag
 # that weakens the process, such as ADDR_NO_RANDOMIZE (no address-space layout randomisation) or READ_IMPLIES_EXEC
 _PERSONALITIES_ALLOWED = (0x0, 0x8, 0x20000, 0x20008, 0xffffffff)
-# ioctl(): TIOCSTI (push bytes into a terminal's input, as if typed) and TIOCLINUX (virtual consoles); `cmd` is 32 bits
-_IOCTLS_DENIED = (0x5412, 0x541C)
+_IOCTLS_ALLOWED = {  # ioctl() requests (`cmd` is 32 bits, the same on x86_64 and aarch64): terminals, ptys, pipes, files
+    'TCGETS': 0x5401, 'TCSETS': 0x5402, 'TCSETSW': 0x5403, 'TCSETSF': 0x5404, 'TCSBRK': 0x5409, 'TCXONC': 0x540A,
+    'TCFLSH': 0x540B, 'TIOCSCTTY': 0x540E, 'TIOCGPGRP': 0x540F, 'TIOCSPGRP': 0x5410, 'TIOCOUTQ': 0x5411,
+    'TIOCGWINSZ': 0x5413, 'TIOCSWINSZ': 0x5414, 'FIONREAD': 0x541B, 'FIONBIO': 0x5421, 'TIOCNOTTY': 0x5422,
+    'TIOCGSID': 0x5429, 'TCGETS2': 0x802C542A, 'TCSETS2': 0x402C542B, 'TCSETSW2': 0x402C542C, 'TCSETSF2': 0x402C542D,
+    'TIOCGPTN': 0x80045430, 'TIOCSPTLCK': 0x40045431, 'TIOCGPTLCK': 0x80045439, 'TIOCGPTPEER': 0x5441,
+    'FIONCLEX': 0x5450, 'FIOCLEX': 0x5451, 'FIOASYNC': 0x5452, 'FIOQSIZE': 0x5460,
+    'FICLONE': 0x40049409, 'FS_IOC_GETFLAGS': 0x80086601, 'FS_IOC_FIEMAP': 0xC020660B}  # cp's reflink and extent map
+_CLONE_PARENT = 0x00008000
+_PRIO_PROCESS, _IOPRIO_WHO_PROCESS = 0, 1
 
 class _SockFilter(ctypes.Structure):
     _fields_ = [('code', ctypes.c_uint16), ('jt', ctypes.c_uint8), ('jf', ctypes.c_uint8), ('k', ctypes.c_uint32)]
@@ -364,62 +600,144 @@ class _SockFprog(ctypes.Structure):
     _fields_ = [('len', ctypes.c_ushort), ('filter', ctypes.POINTER(_SockFilter))]
 
 # %% ../../nbs/04_interp/02_isolation.ipynb 27
-def _argument_rule(number:int, # The system call the rule is for
-                   argument:int, # Which argument it looks at (0 for the first)
-                   allowed:tuple, # The values of that argument that are allowed; any other is refused
-                   mask:int|None=None, # Bits of the argument compared (all of its low word if None)
-                  ) -> list:
-    """BPF instructions: if the call (in the accumulator) is `number`, allow it when its argument, masked, is one of
-    `allowed`, and refuse it otherwise; any other call falls through with the accumulator unchanged."""
-    deny, allow = (_BPF_RET_K, 0, 0, _SECCOMP_RET_EPERM), (_BPF_RET_K, 0, 0, _SECCOMP_RET_ALLOW)
-    body = [(_BPF_LD_W_ABS, 0, 0, 16 + 8 * argument)] + ([(_BPF_ALU_AND_K, 0, 0, mask)] if mask is not None else [])
-    body += [(_BPF_JEQ_K, len(allowed) - index, 0, value) for index, value in enumerate(allowed)]  # a match jumps to allow
-    body += [deny, allow]
-    return [(_BPF_JEQ_K, 0, len(body), number)] + body
+def _argument(index:int, high:bool=False) -> int:
+    "Offset in `struct seccomp_data` of argument `index`'s low (or high) 32-bit word (little-endian)."
+    return 16 + 8 * index + 4 * high
 
-def _refused_values(number:int, # The system call the rule is for
-                    argument:int, # Which argument it looks at (0 for the first)
-                    refused:tuple, # The values of that argument's low word that are refused; any other is allowed on
-                   ) -> list:
-    """BPF instructions: if the call (in the accumulator) is `number`, refuse it when its argument is one of `refused`;
-    anything else falls through with the call number in the accumulator again."""
+def _all_of(*conditions) -> list:
+    """A rule's body: allow only if every (offset, value) condition holds (the word at `offset` equals `value`);
+    otherwise EPERM."""
+    body = []
+    for position, (offset, value) in enumerate(conditions):
+        left = len(conditions) - position - 1  # conditions after this one, two instructions each
+        body += [(_BPF_LD_W_ABS, 0, 0, offset), (_BPF_JEQ_K, 0, 2 * left + 1, value)]
+    return body + [(_BPF_RET_K, 0, 0, _SECCOMP_RET_ALLOW), (_BPF_RET_K, 0, 0, _SECCOMP_RET_EPERM)]
+
+def _one_of(offset:int, values:tuple, mask:int|None=None) -> list:
+    "A rule's body: allow if the word at `offset` (masked) is one of `values`; otherwise EPERM."
+    body = [(_BPF_LD_W_ABS, 0, 0, offset)] + ([(_BPF_ALU_AND_K, 0, 0, mask)] if mask is not None else [])
+    body += [(_BPF_JEQ_K, len(values) - index, 0, value) for index, value in enumerate(values)]  # a match jumps to allow
+    return body + [(_BPF_RET_K, 0, 0, _SECCOMP_RET_EPERM), (_BPF_RET_K, 0, 0, _SECCOMP_RET_ALLOW)]
+
+def _none_of_bits(offset:int, bits:int) -> list:
+    "A rule's body: refuse if the word at `offset` has any of `bits` set; otherwise allow."
+    return [(_BPF_LD_W_ABS, 0, 0, offset), (_BPF_JSET_K, 0, 1, bits), (_BPF_RET_K, 0, 0, _SECCOMP_RET_EPERM),
+            (_BPF_RET_K, 0, 0, _SECCOMP_RET_ALLOW)]
+
+_ARGUMENT_FILTERS = {  # a row's filter -> the body of its rule (None: allowed with any arguments)
+    'ioctl': _one_of(_argument(1), tuple(_IOCTLS_ALLOWED.values())),
+    'clone': _none_of_bits(_argument(0), _CLONE_PARENT | _SESSION_NAMESPACES),
+    'self_pid': _all_of((_argument(0), 0)),  # pid 0: the caller
+    'self_priority': _all_of((_argument(0), _PRIO_PROCESS), (_argument(1), 0)),  # which = PRIO_PROCESS, who = 0
+    'self_ioprio': _all_of((_argument(0), _IOPRIO_WHO_PROCESS), (_argument(1), 0)),
+    'personality': _one_of(_argument(0), _PERSONALITIES_ALLOWED),
+    'socket': _one_of(_argument(0), _SOCKET_FAMILIES_ALLOWED),  # its family
+    'socketpair': _one_of(_argument(1), (_SOCK_STREAM,), _SOCK_TYPE_MASK),  # connected stream pairs only
+    'null_path': _all_of((_argument(1), 0), (_argument(1, high=True), 0)),  # utimensat(fd, NULL, ...): futimens
+    'enosys': [(_BPF_RET_K, 0, 0, _SECCOMP_ENOSYS)],
+}
+
+def _allowed_calls(machine:str, # the machine's name, as in `os.uname().machine`
+                   container:bool=False, # container mode: the host's files, network and IPC are in view
+                   shared_memory:bool=True, # a memory cgroup counts shared memory (else memfd_create, shmget, msgget are refused)
+                   own_files:bool=True, # descriptor-based metadata changes allowed (container mode: only with a uid of its own)
+                  ) -> dict:
+    "The table's rows that apply to this mode: system call number -> its argument filter's name ('' for none)."
+    column = {'x86_64': 1, 'aarch64': 2}[machine]
+    allowed = {}
+    for row in _SECCOMP_TABLE:
+        number, rule = row[column], row[3]
+        if number is None: continue
+        if rule in ('namespaces', 'namespaces_memory') and container: continue
+        if rule in ('memory_cgroup', 'namespaces_memory') and not shared_memory: continue
+        if rule == 'own_files' and not own_files: continue
+        if rule == 'socket' and container: continue  # no socket() of any family: the host's network is in view
+        if rule == 'utimensat':
+            if container and not own_files: continue  # not even on a descriptor: it could be a host file's
+            rule = 'null_path' if container else ''  # a path: Landlock does not cover times
+        allowed[number] = rule if rule in _ARGUMENT_FILTERS else ''
+    return allowed
+
+# %% ../../nbs/04_interp/02_isolation.ipynb 28
+def _search(numbers:list, # sorted call numbers, each with a rule (a label its leaf jumps to)
+            targets:dict, # number -> label of what it leads to
+           ) -> list:
+    """A binary search over `numbers` in BPF (the call number in the accumulator): instructions with symbolic jumps
+    (`('ja', label)`), resolved by `_assemble`. A number not in the list ends at the label 'deny'."""
+    if len(numbers) <= 4:  # a leaf: compare in turn, each match to its own jump (conditional jumps are short)
+        code = [(_BPF_JEQ_K, len(numbers), 0, number) for number in numbers]
+        return code + [('ja', 'deny')] + [('ja', targets[number]) for number in numbers]
+    middle = len(numbers) // 2
+    low, high = _search(numbers[:middle], targets), _search(numbers[middle:], targets)
+    # accumulator >= the middle number: on to the high half (over the low half: an unconditional jump, 32-bit offset)
+    return [(_BPF_JGE_K, 0, 1, numbers[middle]), ('ja+', len(low))] + low + high
+
+def _assemble(parts:list) -> list:
+    "Lay out `parts` ((label, instructions) in order) and resolve their symbolic jumps to offsets."
+    positions, at = {}, 0
+    for label, code in parts: positions[label] = at; at += len(code)
+    program = []
+    for label, code in parts:
+        for step in code:
+            if step[0] == 'ja': step = (_BPF_JA, 0, 0, positions[step[1]] - len(program) - 1)
+            elif step[0] == 'ja+': step = (_BPF_JA, 0, 0, step[1])
+            program.append(step)
+    return program
+
+@functools.lru_cache(maxsize=None)
+def _seccomp_program(machine:str, # the machine's name, as in `os.uname().machine`
+                     deny_shared_memory:bool=False, # no memory cgroup: refuse memfd_create, shmget and msgget too
+                     container:bool=False, # container mode's rows (see `_allowed_calls`)
+                     own_files:bool=True, # descriptor-based metadata changes allowed (container mode: a uid of its own)
+                    ) -> tuple|None:
+    """The BPF instructions (code, jt, jf, k) of the filter for `machine`: exactly the rows of `_SECCOMP_TABLE` for this
+    mode, every other call EPERM; None if the machine has no column in the table."""
+    if machine not in _AUDIT_ARCH: return None
+    allowed = _allowed_calls(machine, container, not deny_shared_memory, own_files)
     deny = (_BPF_RET_K, 0, 0, _SECCOMP_RET_EPERM)
-    body = [(_BPF_LD_W_ABS, 0, 0, 16 + 8 * argument)]
-    for value in refused: body += [(_BPF_JEQ_K, 0, 1, value), deny]
-    body += [(_BPF_LD_W_ABS, 0, 0, 0)]
-    return [(_BPF_JEQ_K, 0, len(body), number)] + body
+    header = [(_BPF_LD_W_ABS, 0, 0, 4), (_BPF_JEQ_K, 1, 0, _AUDIT_ARCH[machine]), deny,  # a foreign architecture
+              (_BPF_LD_W_ABS, 0, 0, 0)]                                                # load the call number
+    if machine == 'x86_64': header += [(_BPF_JGE_K, 0, 1, 0x40000000), deny]  # the x32 ABI
+    rules = sorted({rule for rule in allowed.values() if rule})
+    targets = {number: rule or 'allow' for number, rule in allowed.items()}
+    parts = [('start', header), ('search', _search(sorted(allowed), targets)),
+             ('allow', [(_BPF_RET_K, 0, 0, _SECCOMP_RET_ALLOW)]), ('deny', [deny])]
+    parts += [(rule, _ARGUMENT_FILTERS[rule]) for rule in rules]
+    return tuple(_assemble(parts))
 
-def _seccomp_program(machine:str, # the host's machine name, as in `os.uname().machine`
-                     deny_shared_memory:bool=False, # also refuse memfd_create, memfd_secret, shmget and msgget (no memory cgroup)
-                     container:bool=False, # container mode: socket() for no family, and `_container_rules` (below)
-                    ) -> list|None:
-    "The BPF instructions (code, jt, jf, k) of the filter for `machine`, or None if its syscall table is unknown."
-    if machine not in _SYSCALLS: return None
-    numbers, arch = _SYSCALLS[machine], _AUDIT_ARCH[machine]
-    denied = tuple(numbers[name] for name in _SECCOMP_DENIED if name in numbers)
-    shared_memory = tuple(numbers[name] for name in _SECCOMP_SHARED_MEMORY)
-    deny, allow = (_BPF_RET_K, 0, 0, _SECCOMP_RET_EPERM), (_BPF_RET_K, 0, 0, _SECCOMP_RET_ALLOW)
-    program = [(_BPF_LD_W_ABS, 0, 0, 4), (_BPF_JEQ_K, 1, 0, arch), deny,   # a foreign architecture
-               (_BPF_LD_W_ABS, 0, 0, 0)]                                    # load the syscall number
-    if machine == 'x86_64': program += [(_BPF_JGE_K, 0, 1, 0x40000000), deny]  # the x32 ABI
-    for number in denied + (shared_memory if deny_shared_memory else ()): program += [(_BPF_JEQ_K, 0, 1, number), deny]
-    if container: program += _container_rules(machine) + [(_BPF_JEQ_K, 0, 1, numbers['socket']), deny]
-    program += _argument_rule(numbers['socket'], 0, _SOCKET_FAMILIES_ALLOWED)  # socket(): its family
-    program += _argument_rule(numbers['socketpair'], 1, (_SOCK_STREAM,), _SOCK_TYPE_MASK)  # connected stream pairs only
-    program += _argument_rule(numbers['personality'], 0, _PERSONALITIES_ALLOWED)
-    program += _refused_values(numbers['ioctl'], 1, _IOCTLS_DENIED)
-    return program + [allow]
+def _filter_bytes(program:tuple) -> bytes:
+    "The instructions as the kernel reads them: `struct sock_filter` (u16 code, u8 jt, u8 jf, u32 k) after one another."
+    import struct
+    return b''.join(struct.pack('=HBBI', *step) for step in program)
 
-def _apply_seccomp(deny_shared_memory:bool=False, container:bool=False) -> bool:
-    "Install the filter for this machine (needs no_new_privs first); False if the machine is not in the table."
-    program = _seccomp_program(os.uname().machine, deny_shared_memory, container)
-    if program is None: return False
-    instructions = (_SockFilter * len(program))(*[_SockFilter(*step) for step in program])
-    fprog = _SockFprog(len(program), instructions)
+def _seccomp_digest(program:tuple) -> str:
+    "A short digest of a filter's instructions: the worker reports the one it installed, a test compares it with the table's."
+    import hashlib
+    return hashlib.sha256(_filter_bytes(program)).hexdigest()[:16]
+
+@functools.lru_cache(maxsize=None)
+def _prebuilt_filter(machine:str, deny_shared_memory:bool, container:bool, own_files:bool) -> tuple|None:
+    """(the `sock_fprog` to install, its instructions, its digest), or None: built once in the template (every session
+    forked from it inherits them), or on first use."""
+    program = _seccomp_program(machine, deny_shared_memory, container, own_files)
+    if program is None: return None
+    instructions = (_SockFilter * len(program)).from_buffer_copy(_filter_bytes(program))
+    return _SockFprog(len(program), instructions), instructions, _seccomp_digest(program)
+
+def _prebuild_filters():
+    "Build every mode's filter for this machine (the template does, before it forks any session)."
+    for deny_shared_memory, container, own_files in itertools.product((False, True), repeat=3):
+        _prebuilt_filter(os.uname().machine, deny_shared_memory, container, own_files)
+
+def _apply_seccomp(deny_shared_memory:bool=False, container:bool=False, own_files:bool=True) -> str|None:
+    "Install the filter for this machine (needs no_new_privs first); its digest, or None if the machine is not in the table."
+    built = _prebuilt_filter(os.uname().machine, deny_shared_memory, container, own_files)
+    if built is None: return None
+    fprog, _, digest = built
     _check(_libc.prctl(_PR_SET_SECCOMP, _SECCOMP_MODE_FILTER, ctypes.byref(fprog), 0, 0), 'prctl(PR_SET_SECCOMP)')
-    return True
+    return digest
 
-# %% ../../nbs/04_interp/02_isolation.ipynb 32
+# %% ../../nbs/04_interp/02_isolation.ipynb 36
 class _CapHeader(ctypes.Structure): _fields_ = [('version', ctypes.c_uint32), ('pid', ctypes.c_int)]
 class _CapData(ctypes.Structure):
     _fields_ = [('effective', ctypes.c_uint32), ('permitted', ctypes.c_uint32), ('inheritable', ctypes.c_uint32)]
@@ -432,7 +750,7 @@ def _drop_capabilities() -> bool:
     header, data = _CapHeader(0x20080522, 0), (_CapData * 2)()
     return _libc.capset(ctypes.byref(header), data) == 0
 
-# %% ../../nbs/04_interp/02_isolation.ipynb 34
+# %% ../../nbs/04_interp/02_isolation.ipynb 38
 def _forbid_nested_namespaces() -> bool:
     "Set every `max_*_namespaces` limit of the current (sandbox) user namespace to 0."
     names = [name for name in os.listdir('/proc/sys/user') if name.startswith('max_') and name.endswith('_namespaces')]
@@ -440,7 +758,7 @@ def _forbid_nested_namespaces() -> bool:
         with open(f'/proc/sys/user/{name}', 'w') as file: file.write('0')
     return bool(names)
 
-# %% ../../nbs/04_interp/02_isolation.ipynb 36
+# %% ../../nbs/04_interp/02_isolation.ipynb 40
 def _apply_rlimits(limits:dict, # rlimit name (e.g. 'RLIMIT_AS') -> value
                   ) -> list:
     "Set each limit (soft = hard); return the names that were applied."
@@ -454,7 +772,7 @@ def _apply_rlimits(limits:dict, # rlimit name (e.g. 'RLIMIT_AS') -> value
         except (ValueError, OSError): pass
     return applied
 
-# %% ../../nbs/04_interp/02_isolation.ipynb 38
+# %% ../../nbs/04_interp/02_isolation.ipynb 42
 def _this_file() -> str:
     "Path of this module, isolation.py (also when this code runs from the notebook)."
     path = globals().get('__file__')
@@ -477,7 +795,7 @@ def _python_read_paths() -> tuple:
     paths.update(sysconfig.get_paths().get(key, '') for key in ('stdlib', 'platstdlib', 'purelib', 'platlib'))
     return tuple(sorted(os.path.realpath(path) for path in paths if path and os.path.exists(path)))
 
-# %% ../../nbs/04_interp/02_isolation.ipynb 41
+# %% ../../nbs/04_interp/02_isolation.ipynb 45
 def _cgroup_bases() -> dict:
     "controller -> the directory of this process's own cgroup for `pids` and `memory` (v1 hierarchies, or the v2 one)."
     bases = {}
@@ -519,7 +837,7 @@ def _make_cgroups(max_processes:int, # Tasks the session may have at once
 
 _cgroup_counter = itertools.count()
 
-# %% ../../nbs/04_interp/02_isolation.ipynb 42
+# %% ../../nbs/04_interp/02_isolation.ipynb 46
 def _remove_cgroup(path:str|None):
     "Remove a cgroup once its processes are gone (they die asynchronously after a kill); never raises."
     if not path: return
@@ -530,7 +848,7 @@ def _remove_cgroup(path:str|None):
         except FileNotFoundError: return
         except OSError: time.sleep(0.0005 * min(attempt + 1, 20))
 
-# %% ../../nbs/04_interp/02_isolation.ipynb 44
+# %% ../../nbs/04_interp/02_isolation.ipynb 48
 def _refuse(reply_fd:int, # Pipe end the host reads the session's report from
             message:str, # Why the session cannot start
             missing:tuple=(), # The layers the kernel would not give, where that is why
@@ -550,7 +868,7 @@ def _reap_and_exit(child:int, # The one child this process stays behind for
         except KeyboardInterrupt: continue
     os._exit(os.waitstatus_to_exitcode(status) & 0xff if status else 0)
 
-# %% ../../nbs/04_interp/02_isolation.ipynb 46
+# %% ../../nbs/04_interp/02_isolation.ipynb 50
 def _join_cgroups(cgroups:dict, # kind ('pids', 'memory') -> path of the cgroup the host made for this session
                  ) -> dict:
     "Move this process into the session's cgroups: the layers report, `{'cgroup_<kind>': joined}`."
@@ -562,7 +880,7 @@ def _join_cgroups(cgroups:dict, # kind ('pids', 'memory') -> path of the cgroup 
         except OSError: layers[f'cgroup_{kind}'] = False
     return layers
 
-# %% ../../nbs/04_interp/02_isolation.ipynb 48
+# %% ../../nbs/04_interp/02_isolation.ipynb 52
 def _enter_namespaces(uid:int, gid:int, # The session's ids, mapped to themselves inside
                       request_fd:int, reply_fd:int, # The session's pipe ends (the parent that stays outside closes them)
                      ) -> str|None:
@@ -593,7 +911,7 @@ def _enter_namespaces(uid:int, gid:int, # The session's ids, mapped to themselve
         _refuse(reply_fd, f"sandbox setup failed: {OSError('could not write the uid and gid maps of the user namespace')!r}")
     return refused
 
-# %% ../../nbs/04_interp/02_isolation.ipynb 50
+# %% ../../nbs/04_interp/02_isolation.ipynb 54
 def _become_unprivileged(config:dict, # The session's settings: uid, gid, shared paths
                          unshared:bool, # Whether step 1 made the namespaces
                          reply_fd:int, # Where a refusal goes
@@ -609,7 +927,7 @@ def _become_unprivileged(config:dict, # The session's settings: uid, gid, shared
     if os.getppid() != parent: os._exit(1)  # the parent died before the signal was armed again
     return sources
 
-# %% ../../nbs/04_interp/02_isolation.ipynb 52
+# %% ../../nbs/04_interp/02_isolation.ipynb 56
 def _become_pid_one(request_fd:int, reply_fd:int, # The session's pipe ends: all the worker keeps, with the sources
                     sources:list, # What step 2 opened for the view
                    ) -> int:
@@ -627,7 +945,7 @@ def _become_pid_one(request_fd:int, reply_fd:int, # The session's pipe ends: all
     for low, high in zip([2] + keep, keep + [1024]): os.closerange(low + 1, high)
     return host_pid
 
-# %% ../../nbs/04_interp/02_isolation.ipynb 54
+# %% ../../nbs/04_interp/02_isolation.ipynb 58
 def _show_filesystem_view(config:dict, sources:list, # The session's settings, and the sources step 2 opened
                           layers:dict, # The report: `filesystem` and `no_nested_namespaces` are set here
                          ):
@@ -639,7 +957,7 @@ def _show_filesystem_view(config:dict, sources:list, # The session's settings, a
         layers['no_nested_namespaces'] = _forbid_nested_namespaces()
     _prctl(_PR_SET_DUMPABLE, 1)  # the uid change cleared it: the host's pidfd and /proc/<pid>/root need it
 
-# %% ../../nbs/04_interp/02_isolation.ipynb 56
+# %% ../../nbs/04_interp/02_isolation.ipynb 60
 def _limit_resources(config:dict, layers:dict):
     "Apply the session's rlimits."
     layers['rlimits'] = _apply_rlimits(config['rlimits'])
@@ -654,20 +972,23 @@ def _restrict_access(config:dict, layers:dict):
     layers.update(landlock_fs=landlock['fs'], landlock_net=landlock['net'], landlock_scope=landlock['scoped'],
                   landlock_abi=landlock['abi'])
 
-# %% ../../nbs/04_interp/02_isolation.ipynb 58
+# %% ../../nbs/04_interp/02_isolation.ipynb 62
 def _drop_privileges(layers:dict,
-                     container:bool=False, # Container mode's filter: no socket() at all, no path-based metadata changes
+                     container:bool=False, # Container mode's rows: no socket() at all, no path-based metadata changes
+                     own_files:bool=True, # Metadata changes through a descriptor allowed (container mode: only with a uid of its own)
                     ):
-    "Drop capabilities, set no_new_privs and install the seccomp filter."
+    "Drop capabilities, set no_new_privs and install the seccomp filter (the report gets its digest)."
     layers['capabilities_dropped'] = _drop_capabilities()
     if not layers['landlock_fs']: _prctl(_PR_SET_NO_NEW_PRIVS, 1)
     deny_shared_memory = not layers.get('cgroup_memory')
-    try: layers['seccomp'] = _apply_seccomp(deny_shared_memory, container)
-    except OSError: layers['seccomp'] = False
+    try: digest = _apply_seccomp(deny_shared_memory, container, own_files)
+    except OSError: digest = None
+    layers['seccomp'], layers['seccomp_digest'] = digest is not None, digest
+    layers['seccomp_own_files'] = own_files
     layers['shared_memory_denied'] = layers['seccomp'] and deny_shared_memory
     layers['no_new_privs'] = _libc.prctl(_PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) == 1
 
-# %% ../../nbs/04_interp/02_isolation.ipynb 60
+# %% ../../nbs/04_interp/02_isolation.ipynb 64
 def _isolate(config:dict, # The session's settings (from the host's first frame)
              request_fd:int, reply_fd:int, # The session's pipe ends
             ) -> tuple:
@@ -690,43 +1011,10 @@ def _isolate(config:dict, # The session's settings (from the host's first frame)
     except BaseException as exception: _refuse(reply_fd, f'sandbox setup failed: {exception!r}')
     return layers, host_pid
 
-# %% ../../nbs/04_interp/02_isolation.ipynb 62
-_PR_SET_CHILD_SUBREAPER = 36
-_BPF_JSET_K = 0x45
-_CONTAINER_SYSCALLS = {  # the calls container mode refuses besides the rest: path-based metadata changes, IPC with host
-    'x86_64': dict(  # processes (SysV and POSIX queues), another process's descriptors; and clone's rules
-        chmod=90, chown=92, lchown=94, utime=132, setxattr=188, lsetxattr=189, removexattr=197, lremovexattr=198,
-        utimes=235, fchownat=260, futimesat=261, fchmodat=268, fchmodat2=452, setxattrat=463, removexattrat=466,
-        shmget=29, shmat=30, shmctl=31, semget=64, semop=65, semctl=66, shmdt=67, msgget=68, msgsnd=69, msgrcv=70, msgctl=71,
-        semtimedop=220, mq_open=240, mq_unlink=241, mq_timedsend=242, mq_timedreceive=243, mq_notify=244, mq_getsetattr=245,
-        pidfd_getfd=438, utimensat=280, clone=56, clone3=435),
-    'aarch64': dict(
-        setxattr=5, lsetxattr=6, removexattr=14, lremovexattr=15, fchmodat=53, fchownat=54, fchmodat2=452,
-        setxattrat=463, removexattrat=466,
-        mq_open=180, mq_unlink=181, mq_timedsend=182, mq_timedreceive=183, mq_notify=184, mq_getsetattr=185, msgget=186,
-        msgctl=187, msgrcv=188, msgsnd=189, semget=190, semctl=191, semtimedop=192, semop=193, shmget=194, shmctl=195,
-        shmat=196, shmdt=197, pidfd_getfd=438, utimensat=88, clone=220, clone3=435)}
-_SECCOMP_ENOSYS = 0x00050000 | 38  # SECCOMP_RET_ERRNO | ENOSYS: clone3, so the C library falls back to clone
-
-def _container_rules(machine:str) -> list:
-    """BPF instructions (the call number in the accumulator) container mode adds: no path-based chmod/chown/utime/xattr
-    (`utimensat` on a descriptor stays), no SysV IPC or POSIX message queues, no `pidfd_getfd`, no clone into new
-    namespaces, clone3 ENOSYS."""
-    numbers = _CONTAINER_SYSCALLS[machine]
-    deny = (_BPF_RET_K, 0, 0, _SECCOMP_RET_EPERM)
-    program = []
-    for name, number in numbers.items():
-        if name not in ('utimensat', 'clone', 'clone3'): program += [(_BPF_JEQ_K, 0, 1, number), deny]
-    program += [(_BPF_JEQ_K, 0, 1, numbers['clone3']), (_BPF_RET_K, 0, 0, _SECCOMP_ENOSYS)]
-    # clone(flags, ...): refused when its flags (low word of argument 0) ask for a namespace; the number is reloaded after
-    program += [(_BPF_JEQ_K, 0, 4, numbers['clone']), (_BPF_LD_W_ABS, 0, 0, 16), (_BPF_JSET_K, 0, 1, _SESSION_NAMESPACES), deny,
-                (_BPF_LD_W_ABS, 0, 0, 0)]
-    # utimensat(dirfd, path, ...): allowed only with a NULL path (futimens on an open file), both words of the pointer
-    program += [(_BPF_JEQ_K, 0, 6, numbers['utimensat']), (_BPF_LD_W_ABS, 0, 0, 24), (_BPF_JEQ_K, 1, 0, 0), deny,
-                (_BPF_LD_W_ABS, 0, 0, 28), (_BPF_JEQ_K, 1, 0, 0), deny, (_BPF_LD_W_ABS, 0, 0, 0)]
-    return program
-
 # %% ../../nbs/04_interp/02_isolation.ipynb 66
+_PR_SET_CHILD_SUBREAPER = 36
+
+# %% ../../nbs/04_interp/02_isolation.ipynb 68
 def _open_children(pid:int) -> tuple:
     "(fd, identity) of `/proc/<pid>/task/<pid>/children`, the kernel's list of that process's children."
     fd = os.open(f'/proc/{pid}/task/{pid}/children', os.O_RDONLY | os.O_CLOEXEC)
@@ -758,7 +1046,7 @@ def _end_descendants(children:tuple, # (fd, identity) from `_open_children` for 
         except KeyboardInterrupt: continue
         if pid == 0: time.sleep(0.0005)
 
-# %% ../../nbs/04_interp/02_isolation.ipynb 69
+# %% ../../nbs/04_interp/02_isolation.ipynb 71
 def _reap_session(worker:int):
     "The bootstrap in container mode: wait for the worker, then kill and reap every process of the session left; exit."
     status = 0
@@ -780,7 +1068,7 @@ def _container_thread_count() -> int:
     if not _same_file(fd, identity): return 1 << 16  # replaced by the cell: as if threads were left (the session ends)
     return os.fstat(fd).st_nlink - 2
 
-# %% ../../nbs/04_interp/02_isolation.ipynb 70
+# %% ../../nbs/04_interp/02_isolation.ipynb 72
 def _restrict_container(config:dict, layers:dict):
     "Landlock of container mode: Python, system and read_paths readable; scratch, write_paths and /dev/null writable."
     shared = config['shared']
@@ -799,7 +1087,7 @@ def _restrict_container(config:dict, layers:dict):
     layers.update(landlock_fs=landlock['fs'], landlock_net=landlock['net'], landlock_scope=landlock['scoped'],
                   landlock_abi=landlock['abi'])
 
-# %% ../../nbs/04_interp/02_isolation.ipynb 71
+# %% ../../nbs/04_interp/02_isolation.ipynb 73
 def _isolate_container(config:dict, request_fd:int, reply_fd:int, layers:dict) -> tuple:
     "Container mode's layers (no namespaces): return `(layers, host_pid)` in the worker."
     layers.update(namespaces=False, container=True)
@@ -815,6 +1103,7 @@ def _isolate_container(config:dict, request_fd:int, reply_fd:int, layers:dict) -
     _become_unprivileged(config, False, reply_fd)
     layers['unprivileged_user'] = os.getuid() != 0 and os.geteuid() != 0
     layers['own_uid'] = config.get('own_uid', False) and layers['unprivileged_user']
+    layers['host_tasks'] = config.get('host_tasks')  # RLIMIT_NPROC on the host user's uid counts from these
     try:
         os.setsid()
         keep = sorted({request_fd, reply_fd})
@@ -828,7 +1117,7 @@ def _isolate_container(config:dict, request_fd:int, reply_fd:int, layers:dict) -
         os.chdir(config['scratch'])
         _limit_resources(config, layers)
         _restrict_container(config, layers)
-        _drop_privileges(layers, container=True)
+        _drop_privileges(layers, container=True, own_files=layers['own_uid'])
         layers['signals_contained'] = bool(layers['landlock_scope'] or layers['own_uid'])
         layers.update(pid_in_namespace=os.getpid(), uid=os.getuid())
     except _SetupRefused as exception: _refuse(reply_fd, str(exception))

@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast, base64, builtins, gc, io, json, linecache, os, select, signal, sys, time, traceback, types
 from .protocol import _ERROR_LENGTH_FACTOR, _IMAGE_MIMES, _MAX_IMAGES, _MAX_OUTPUTS, _FrameReader
 from .protocol import _FrameViolation, _decode_json, _pack_frame, _patch, _png_size, _write_all
-from .isolation import _SCRATCH, _cgroup_bases, _isolate, _python_read_paths, _remove_cgroup
+from .isolation import _SCRATCH, _cgroup_bases, _isolate, _prebuild_filters, _python_read_paths, _remove_cgroup
 from .isolation import _CONTAINER, _PR_SET_CHILD_SUBREAPER, _container_thread_count, _end_descendants
 from .isolation import _TERMINALS, _open_children, _prctl, _same_file
 
@@ -1014,6 +1014,7 @@ def _template_main():
     # orphans of a container-mode session whose bootstrap was killed come here, to be ended with the rest
     _prctl(_PR_SET_CHILD_SUBREAPER, 1)
     _python_read_paths()  # cached before any fork: a session computes it after leaving the host's uid
+    _prebuild_filters()  # every mode's seccomp program built once: a session only installs its own
     _warm_up_shell()  # IPython loaded and warmed once: every session forked from here starts with it
     # the collector of a forked session then leaves the template's objects (and their pages) alone
     import gc; gc.freeze()
