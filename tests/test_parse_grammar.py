@@ -21,10 +21,12 @@ TOOLS = [
         'type': 'object', 'properties': {'zone': {'type': 'string', 'enum': ['UTC', 'CET']}}, 'required': ['zone']}}},
 ]
 
-def _builds(layout):
-    try: tool_call_grammar(TOOLS, layout); return True
+def _builds(layout, syntax):
+    try: tool_call_grammar(TOOLS, layout, syntax=syntax); return True
     except ValueError: return False
-LAYOUTS = [layout for layout in format_examples() if _builds(layout)]
+LARK = [layout for layout in format_examples() if _builds(layout, 'lark')]
+LAYOUTS = [layout for layout in format_examples() if _builds(layout, 'gbnf')]   # one JSON object of arguments
+TAGGED = [layout for layout in LARK if layout not in LAYOUTS]   # tagged text values: Lark only
 
 def matcher(grammar, syntax):
     if syntax == 'structural_tag':
@@ -42,7 +44,7 @@ def accepts(grammar, syntax, text):
     return engine.consume_tokens(list(text.encode())) and not engine.is_error() and engine.is_accepting()
 
 def test_most_layouts_have_a_grammar():
-    assert len(LAYOUTS) >= 30
+    assert len(LAYOUTS) >= 30 and len(TAGGED) >= 25
 
 GOOD = {'get_weather': {'city': 'Paris', 'days': 2}, 'get_time': {'zone': 'UTC'}}
 BAD = {   # what a call may not say
@@ -52,8 +54,7 @@ BAD = {   # what a call may not say
     'a value outside the enum': ('get_time', {'zone': 'PST'}),
 }
 
-@pytest.mark.parametrize('syntax', ['lark', 'gbnf'])
-@pytest.mark.parametrize('layout', LAYOUTS)
+@pytest.mark.parametrize('layout, syntax', [(layout, 'lark') for layout in LARK] + [(layout, 'gbnf') for layout in LAYOUTS])
 def test_required_accepts_examples_and_refuses_bad_calls(layout, syntax):
     render, grammar = format_examples()[layout], tool_call_grammar(TOOLS, layout, syntax=syntax, mode='required')
     for name, arguments in GOOD.items():
@@ -67,7 +68,7 @@ def test_required_accepts_examples_and_refuses_bad_calls(layout, syntax):
     assert not accepts(grammar, syntax, whole[:len(whole) - 3]), 'a cut-off call'
     assert not accepts(grammar, syntax, 'Just prose.'), 'required: a call must come'
 
-@pytest.mark.parametrize('layout', LAYOUTS)
+@pytest.mark.parametrize('layout', LARK)
 def test_auto_lets_prose_come_first_and_constrains_the_call(layout):
     render, grammar = format_examples()[layout], tool_call_grammar(TOOLS, layout)
     assert accepts(grammar, 'lark', 'No tool is needed: the answer is 4.')
@@ -86,7 +87,8 @@ def test_structural_tag(layout):
     assert not accepts(tag, 'structural_tag', 'Let me check. ' + render(*BAD['a wrong type']))
 
 def test_refusals_name_why():
-    with pytest.raises(ValueError, match='not write the arguments as one JSON object'): tool_call_grammar(TOOLS, 'qwen3_coder')
+    with pytest.raises(ValueError, match='not write the arguments as one JSON object'): tool_call_grammar(TOOLS, 'pythonic')
+    with pytest.raises(ValueError, match="syntax='lark' only"): tool_call_grammar(TOOLS, 'qwen3_coder', syntax='gbnf')
     with pytest.raises(ValueError, match='cannot require'):
         tool_call_grammar(TOOLS, 'hermes', syntax='structural_tag', mode='required')
     with pytest.raises(ValueError, match='syntax must be'): tool_call_grammar(TOOLS, 'hermes', syntax='regex')

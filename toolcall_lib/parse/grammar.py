@@ -134,7 +134,73 @@ def _gbnf(offered:list, parts:tuple) -> str:
     call = rules.add(f'{_gbnf_literal(before)} ( {" | ".join(calls)} ) {_gbnf_literal(after) if after else ""}'.rstrip())
     return '\n'.join([f'root ::= {call} ( [ \\t\\r\\n]* {call} )*'] + rules.rules) + '\n' + _GBNF_BASE
 
-# %% ../../nbs/03_parse/07_grammar.ipynb 8
+# %% ../../nbs/03_parse/07_grammar.ipynb 9
+def _common_suffix(first:str, second:str) -> str:
+    size = 0
+    while size < min(len(first), len(second)) and first[-1 - size] == second[-1 - size]: size += 1
+    return first[len(first) - size:]
+
+def _tagged_parts(layout:str):
+    "The literal pieces of a layout that writes each argument as a tagged text value, or None when it does not."
+    family, render, _ = _EXAMPLES[layout]
+    second = _KEY + 'x2'
+    one, two, none = render(_NAME, {_KEY: _VALUE}), render(_NAME, {_KEY: _VALUE, second: _VALUE + 'x2'}), render(_NAME, {})
+    points = [one.find(_NAME), one.find(_KEY), one.find(_VALUE)]
+    if -1 in points or points != sorted(points) or any(one.count(mark) != 1 for mark in (_NAME, _VALUE)): return None
+    before, first, key_to_value = one[:points[0]], one[points[0] + len(_NAME):points[1]], one[points[1] + len(_KEY):points[2]]
+    last = one[points[2] + len(_VALUE):]
+    at_value, at_key = two.find(_VALUE), two.find(second)
+    if at_value == -1 or at_key <= at_value or not none.startswith(before + _NAME): return None
+    between = two[at_value + len(_VALUE):at_key]
+    if two != before + _NAME + first + _KEY + key_to_value + _VALUE + between + second + key_to_value + _VALUE + 'x2' + last:
+        return None   # the second argument is not written as the first is
+    closer = between[:len(between) - len(_common_suffix(first, between))]
+    if not before.strip() or not closer.strip() or not last.startswith(closer): return None
+    openers = [opener for opener in (_FAMILIES[family].openers if family in _FAMILIES else ()) if before.startswith(opener)]
+    return (before, first, key_to_value, between[len(closer):], last[len(closer):], none[len(before + _NAME):], closer,
+            max(openers, key=len) if openers else before.lstrip()[:1])
+
+_LARK_SCALARS = {'integer': '/-?(0|[1-9][0-9]*)/', 'number': '/-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][-+]?[0-9]+)?/',
+                 'boolean': '("true" | "false")'}
+
+def _lark_tagged(offered:list, parts:tuple, mode:str) -> str:
+    "Lark for a layout of tagged text values: a text value is one lazy lexeme that ends at its closer."
+    before, first, key_to_value, between, last, empty, closer, opener = parts
+    rules, memo = [], {}
+    literal = lambda text: _lark_literal(text) if text else ''
+    def value(schema) -> str:
+        schema = schema if isinstance(schema, dict) else {}
+        if 'enum' in schema:
+            return '(' + ' | '.join(_lark_literal(item if isinstance(item, str) else json.dumps(item)) for item in schema['enum']) + f') {literal(closer)}'
+        if schema.get('type') in _LARK_SCALARS: return f'{_LARK_SCALARS[schema["type"]]} {literal(closer)}'
+        if schema.get('type') in ('object', 'array'): return f'%json {json.dumps(schema, ensure_ascii=False)} {literal(closer)}'
+        return f'text_value'   # a string (or untyped) value: any text up to the closer
+    def chain(tool:int, properties:list, required:set, index:int, started:bool) -> str:
+        if (tool, index, started) in memo: return memo[tool, index, started]
+        if index == len(properties): body = literal(last if started else empty) or '""'
+        else:
+            key, schema = properties[index]
+            body = f'{literal(between if started else first)} {_lark_literal(key + key_to_value)} {value(schema)} {chain(tool, properties, required, index + 1, True)}'
+            if key not in required: body = f'{body} | {chain(tool, properties, required, index + 1, started)}'
+        name = f'arguments_{tool}_{index}_{int(started)}'
+        rules.append(f'{name}: {body}')
+        memo[tool, index, started] = name
+        return name
+    calls = []
+    for number, (tool, schema) in enumerate(offered):
+        schema = _object_schema(schema)
+        properties = list((schema.get('properties') or {}).items())
+        calls.append(f'{literal((before + tool)[len(opener):])} {chain(number, properties, set(schema.get("required", ())), 0, False)}')
+    lines = [f'call_rest: {" | ".join(calls)}', f'text_value[lazy]: /(.|\\n)*{_lark_regex_literal(closer)}/',
+             'SEPARATOR: /[ \\t\\r\\n]+/'] + rules
+    escaped = _lark_regex_literal(opener)
+    if mode == 'required':
+        return '\n'.join([f'start: {_lark_literal(opener)} call_rest (SEPARATOR? {_lark_literal(opener)} call_rest)*'] + lines) + '\n'
+    return '\n'.join(['start: PROSE? | prose_then_opener call_rest (SEPARATOR? ' + _lark_literal(opener) + ' call_rest)*',
+                      f'prose_then_opener[lazy]: /(.|\\n)*{escaped}/', f'PROSE: /(.|\\n)+/ & ~/(.|\\n)*{escaped}(.|\\n)*/']
+                     + lines) + '\n'
+
+# %% ../../nbs/03_parse/07_grammar.ipynb 10
 def _structural_tag(offered:list, parts:tuple) -> dict:
     before, between, after, opener = parts
     return {'type': 'structural_tag', 'triggers': [opener],
@@ -150,7 +216,14 @@ def tool_call_grammar(tools, # The offered tools: OpenAI tool schemas, `{'name',
     "The grammar that lets a model write only well-formed calls of `tools`, with arguments valid for their schemas, in `format`."
     if syntax not in SYNTAXES: raise ValueError(f'syntax must be one of {SYNTAXES}, got {syntax!r}')
     if mode not in ('auto', 'required'): raise ValueError(f"mode must be 'auto' or 'required', got {mode!r}")
-    offered, parts = _tool_schemas(tools), _layout_parts(format)
+    offered = _tool_schemas(tools)
+    try: parts = _layout_parts(format)
+    except ValueError as error:   # not one JSON object of arguments: tagged text values, if the layout writes those
+        if format not in _EXAMPLES or (tagged := _tagged_parts(format)) is None: raise
+        if syntax != 'lark':
+            raise ValueError(f'{format}: its arguments are text values between tags, which only a lazy lexeme ends at '
+                             f"their closer: syntax='lark' only ({syntax} has none)") from error
+        return _lark_tagged(offered, tagged, mode)
     if syntax == 'lark': return _lark(offered, parts, mode)
     if syntax == 'gbnf': return _gbnf(offered, parts)
     if mode == 'required':
