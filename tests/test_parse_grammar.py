@@ -103,3 +103,13 @@ def test_grammar_request_fields():
     assert accepts(vllm, 'lark', format_examples()['hermes']('get_time', {'zone': 'CET'}))
     assert grammar_request(TOOLS, 'hermes', 'sglang')['response_format']['type'] == 'structural_tag'
     with pytest.raises(ValueError, match='server must be'): grammar_request(TOOLS, 'hermes', 'tgi')
+
+def test_format_table_is_read_only_and_complete():
+    from dataclasses import FrozenInstanceError
+    from toolcall_lib.parse import format_table
+    table = format_table()
+    assert isinstance(table, tuple) and [row.layout for row in table] == list(format_examples())
+    for row in table:
+        assert row.example and (row.grammars or row.no_grammar), row.layout   # a grammar, or the reason there is none
+        assert [call.name for call in parse_tool_calls(row.example).calls] == ['get_weather'], row.layout
+    with pytest.raises(FrozenInstanceError): table[0].layout = 'other'

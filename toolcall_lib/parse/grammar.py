@@ -5,6 +5,7 @@
 # %% ../../nbs/03_parse/07_grammar.ipynb 2
 from __future__ import annotations
 import json, re
+from dataclasses import dataclass
 from .table import _EXAMPLES, _FAMILIES
 from . import tags, tokens, values   # the format notebooks fill the table
 
@@ -42,7 +43,7 @@ def _layout_parts(layout:str) -> tuple:
     return before, between, after, opener
 
 # %% auto 0
-__all__ = ['SYNTAXES', 'tool_call_grammar', 'grammar_request']
+__all__ = ['SYNTAXES', 'tool_call_grammar', 'grammar_request', 'FormatInfo', 'format_table']
 
 # %% ../../nbs/03_parse/07_grammar.ipynb 6
 def _lark_literal(text:str) -> str: return json.dumps(text, ensure_ascii=False)
@@ -249,3 +250,32 @@ def grammar_request(tools, # The offered tools, as for `tool_call_grammar`
             return {'response_format': {**tool_call_grammar(tools, format, syntax='structural_tag')}}
         return {'ebnf': tool_call_grammar(tools, format, syntax='gbnf', mode=mode)}
     raise ValueError(f"server must be 'vllm', 'sglang' or 'llamacpp', got {server!r}")
+
+# %% ../../nbs/03_parse/07_grammar.ipynb 20
+@dataclass(frozen=True, slots=True)
+class FormatInfo:
+    "One layout of the format table, as `format_table()` shows it."
+    layout: str # The layout's name (a key of `format_examples()`, the `format` of `tool_call_grammar`)
+    family: str # The family that reads it ('' for JSON and Pythonic calls loose in prose)
+    openers: tuple # The literal markers that open the family in prose
+    arguments: str # 'json' (one JSON object), 'tagged' (text values between tags) or 'other'
+    example: str # One call, as the layout writes it
+    grammars: tuple # The syntaxes `tool_call_grammar` writes for it
+    no_grammar: str # Why a syntax it does not get is refused ('' when it gets all three)
+
+_EXAMPLE_TOOL = [{'name': 'get_weather', 'parameters': {'type': 'object', 'properties': {'city': {'type': 'string'}},
+                                                          'required': ['city']}}]
+
+def format_table() -> tuple:
+    "Every layout the parser reads, in the table's order: a tuple of frozen `FormatInfo` records."
+    rows = []
+    for layout, (family, render, _) in _EXAMPLES.items():
+        grammars, reasons = [], []
+        for syntax in SYNTAXES:
+            try: tool_call_grammar(_EXAMPLE_TOOL, layout, syntax=syntax); grammars.append(syntax)
+            except ValueError as error: reasons.append(str(error))
+        shape = 'json' if 'gbnf' in grammars else 'tagged' if grammars else 'other'
+        openers = _FAMILIES[family].openers if family in _FAMILIES else ()
+        rows.append(FormatInfo(layout, family, openers, shape, render('get_weather', {'city': 'Paris'}), tuple(grammars),
+                               reasons[0] if reasons else ''))
+    return tuple(rows)
