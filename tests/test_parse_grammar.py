@@ -25,8 +25,9 @@ def _builds(layout, syntax):
     try: tool_call_grammar(TOOLS, layout, syntax=syntax); return True
     except ValueError: return False
 LARK = [layout for layout in format_examples() if _builds(layout, 'lark')]
-LAYOUTS = [layout for layout in format_examples() if _builds(layout, 'gbnf')]   # one JSON object of arguments
-TAGGED = [layout for layout in LARK if layout not in LAYOUTS]   # tagged text values: Lark only
+GBNF = [layout for layout in format_examples() if _builds(layout, 'gbnf')]
+LAYOUTS = [layout for layout in format_examples() if _builds(layout, 'structural_tag')]   # one JSON object of arguments
+TAGGED = [layout for layout in LARK if layout not in LAYOUTS]   # tagged text values: Lark and GBNF
 
 def matcher(grammar, syntax):
     if syntax == 'structural_tag':
@@ -54,7 +55,7 @@ BAD = {   # what a call may not say
     'a value outside the enum': ('get_time', {'zone': 'PST'}),
 }
 
-@pytest.mark.parametrize('layout, syntax', [(layout, 'lark') for layout in LARK] + [(layout, 'gbnf') for layout in LAYOUTS])
+@pytest.mark.parametrize('layout, syntax', [(layout, 'lark') for layout in LARK] + [(layout, 'gbnf') for layout in GBNF])
 def test_required_accepts_examples_and_refuses_bad_calls(layout, syntax):
     render, grammar = format_examples()[layout], tool_call_grammar(TOOLS, layout, syntax=syntax, mode='required')
     for name, arguments in GOOD.items():
@@ -88,7 +89,7 @@ def test_structural_tag(layout):
 
 def test_refusals_name_why():
     with pytest.raises(ValueError, match='not write the arguments as one JSON object'): tool_call_grammar(TOOLS, 'pythonic')
-    with pytest.raises(ValueError, match="syntax='lark' only"): tool_call_grammar(TOOLS, 'qwen3_coder', syntax='gbnf')
+    with pytest.raises(ValueError, match="syntax='lark' or 'gbnf'"): tool_call_grammar(TOOLS, 'qwen3_coder', syntax='structural_tag')
     with pytest.raises(ValueError, match='cannot require'):
         tool_call_grammar(TOOLS, 'hermes', syntax='structural_tag', mode='required')
     with pytest.raises(ValueError, match='syntax must be'): tool_call_grammar(TOOLS, 'hermes', syntax='regex')

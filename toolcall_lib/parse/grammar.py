@@ -202,6 +202,48 @@ def _lark_tagged(offered:list, parts:tuple, mode:str) -> str:
                      + lines) + '\n'
 
 # %% ../../nbs/03_parse/07_grammar.ipynb 10
+def _gbnf_class_without(chars:str) -> str:
+    escaped = {'\n': '\\n', '\r': '\\r', '\t': '\\t', '\\': '\\\\', ']': '\\]', '^': '\\^', '-': '\\-'}
+    return '[^' + ''.join(escaped.get(char, char) for char in chars) + ']'
+
+def _gbnf_text_before(closer:str) -> str|None:
+    "A GBNF run of text that holds no `closer` (None when its first character recurs in it: not written that way)."
+    first = closer[0]
+    if first in closer[1:]: return None
+    return '( ' + ' | '.join([_gbnf_class_without(first)] + [
+        f'{_gbnf_literal(closer[:size])} {_gbnf_class_without(first + closer[size])}' for size in range(1, len(closer))]) + ' )*'
+
+def _gbnf_tagged(offered:list, parts:tuple) -> str:
+    "GBNF for a layout of tagged text values: a text value is a run that holds no closer, then the closer."
+    before, first, key_to_value, between, last, empty, closer, opener = parts
+    text = _gbnf_text_before(closer)
+    if text is None: raise ValueError(f'{before.strip()}: its value closer {closer!r} repeats its first character: no GBNF for it')
+    rules = _GbnfRules()
+    literal = lambda piece: _gbnf_literal(piece) if piece else ''
+    def value(schema) -> str:
+        schema = schema if isinstance(schema, dict) else {}
+        if 'enum' in schema: return '( ' + ' | '.join(_gbnf_literal(item if isinstance(item, str) else json.dumps(item))
+                                                      for item in schema['enum']) + ' )'
+        if schema.get('type') in ('integer', 'number', 'boolean', 'object', 'array'): return rules.value(schema)
+        return text
+    calls = []
+    for schema in (_object_schema(schema) for _, schema in offered):
+        properties, required, memo = list((schema.get('properties') or {}).items()), set(schema.get('required', ())), {}
+        def chain(index:int, started:bool) -> str:
+            if (index, started) in memo: return memo[index, started]
+            if index == len(properties): body = literal(last if started else empty) or '""'
+            else:
+                key, property_schema = properties[index]
+                body = (f'{literal(between if started else first)} {_gbnf_literal(key + key_to_value)} '
+                        f'{value(property_schema)} {_gbnf_literal(closer)} {chain(index + 1, True)}')
+                if key not in required: body = f'{body} | {chain(index + 1, started)}'
+            memo[index, started] = rules.add(body)
+            return memo[index, started]
+        calls.append(chain(0, False))
+    call = rules.add(' | '.join(f'{_gbnf_literal(before + name)} {rule}' for (name, _), rule in zip(offered, calls)))
+    return '\n'.join([f'root ::= {call} ( [ \\t\\r\\n]* {call} )*'] + rules.rules) + '\n' + _GBNF_BASE
+
+# %% ../../nbs/03_parse/07_grammar.ipynb 11
 def _structural_tag(offered:list, parts:tuple) -> dict:
     before, between, after, opener = parts
     return {'type': 'structural_tag', 'triggers': [opener],
@@ -221,10 +263,10 @@ def tool_call_grammar(tools, # The offered tools: OpenAI tool schemas, `{'name',
     try: parts = _layout_parts(format)
     except ValueError as error:   # not one JSON object of arguments: tagged text values, if the layout writes those
         if format not in _EXAMPLES or (tagged := _tagged_parts(format)) is None: raise
-        if syntax != 'lark':
-            raise ValueError(f'{format}: its arguments are text values between tags, which only a lazy lexeme ends at '
-                             f"their closer: syntax='lark' only ({syntax} has none)") from error
-        return _lark_tagged(offered, tagged, mode)
+        if syntax == 'structural_tag':
+            raise ValueError(f'{format}: its arguments are text values between tags, and a structural tag takes a JSON '
+                             "schema for them: syntax='lark' or 'gbnf'") from error
+        return _lark_tagged(offered, tagged, mode) if syntax == 'lark' else _gbnf_tagged(offered, tagged)
     if syntax == 'lark': return _lark(offered, parts, mode)
     if syntax == 'gbnf': return _gbnf(offered, parts)
     if mode == 'required':
@@ -251,7 +293,7 @@ def grammar_request(tools, # The offered tools, as for `tool_call_grammar`
         return {'ebnf': tool_call_grammar(tools, format, syntax='gbnf', mode=mode)}
     raise ValueError(f"server must be 'vllm', 'sglang' or 'llamacpp', got {server!r}")
 
-# %% ../../nbs/03_parse/07_grammar.ipynb 20
+# %% ../../nbs/03_parse/07_grammar.ipynb 21
 @dataclass(frozen=True, slots=True)
 class FormatInfo:
     "One layout of the format table, as `format_table()` shows it."
@@ -274,7 +316,7 @@ def format_table() -> tuple:
         for syntax in SYNTAXES:
             try: tool_call_grammar(_EXAMPLE_TOOL, layout, syntax=syntax); grammars.append(syntax)
             except ValueError as error: reasons.append(str(error))
-        shape = 'json' if 'gbnf' in grammars else 'tagged' if grammars else 'other'
+        shape = 'json' if 'structural_tag' in grammars else 'tagged' if grammars else 'other'
         openers = _FAMILIES[family].openers if family in _FAMILIES else ()
         rows.append(FormatInfo(layout, family, openers, shape, render('get_weather', {'city': 'Paris'}), tuple(grammars),
                                reasons[0] if reasons else ''))
