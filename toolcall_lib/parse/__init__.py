@@ -7,7 +7,8 @@ __all__ = ['REPAIR_LIMIT', 'REPAIR_BUDGET', 'REPAIR_ATTEMPTS', 'PYTHONIC_LIMIT',
            'ToolCall', 'RejectedCall', 'ParseResult', 'StreamEvent', 'TextDelta', 'ReasoningDelta', 'CallStarted',
            'ArgumentsDelta', 'CallFinished', 'CallAbandoned', 'CallRejected', 'match_tool_name', 'loads_lenient',
            'ToolCallStreamParser', 'parse_tool_calls', 'FormatTableError', 'ParseArgumentError', 'StreamClosedError',
-           'format_examples', 'format_markers']
+           'format_examples', 'format_markers', 'SYNTAXES', 'FormatInfo', 'format_table', 'tool_call_grammar',
+           'grammar_request']
 
 # %% ../../nbs/03_parse/06_package.ipynb 2
 from .payloads import REPAIR_LIMIT, REPAIR_BUDGET, REPAIR_ATTEMPTS, PYTHONIC_LIMIT, loads_lenient
@@ -17,6 +18,7 @@ from toolcall_lib.parse.results import (ToolCall, RejectedCall, ParseResult, Str
 from .core import (MAX_CALLS, NOT_ALLOWED, TOO_MANY_CALLS, ToolCallStreamParser, parse_tool_calls)
 from .table import (FormatTableError, format_examples, format_markers)
 from . import tags, tokens, values   # importing the format notebooks registers their families
+from .grammar import SYNTAXES, FormatInfo, format_table, tool_call_grammar, grammar_request
 
 _all_ = [
     'REPAIR_LIMIT',
@@ -46,4 +48,9 @@ _all_ = [
     'StreamClosedError',
     'format_examples',
     'format_markers',
+    'SYNTAXES',
+    'FormatInfo',
+    'format_table',
+    'tool_call_grammar',
+    'grammar_request',
 ]

@@ -495,7 +495,9 @@ class ToolCallStreamParser:
                  thinking:bool=False, # The prompt opened a `<think>` block (Qwen3, DeepSeek-R1): the text starts as reasoning
                  reasoning_calls:bool=False, # Read calls written inside reasoning blocks (Trinity); off, reasoning yields none
                  max_calls:int|None=MAX_CALLS, # Most calls (accepted or refused) read from one message; None: no limit
+                 prefix:str='', # The text the generation prompt ended with, which the output continues: `'>>>'` (Functionary v3.2), `'<tool_call>'` (a server that opened the call), `'<think>'`
                 ):
+        if not isinstance(prefix, str): raise ParseArgumentError(f'prefix must be a str, got {type(prefix).__name__}')
         if max_calls is not None and (not isinstance(max_calls, int) or isinstance(max_calls, bool) or max_calls < 0):
             raise ParseArgumentError(f'max_calls must be a whole number of calls, 0 or more, or None; got {max_calls!r}')
         self._policy = _policy_for(tools)
@@ -511,6 +513,9 @@ class ToolCallStreamParser:
         markers = self._scanner.markers
         self._quiet, self._word_prefixes, self._word_hold = markers.quiet.search, markers.word_prefixes, markers.word_hold
         self._idle = not thinking   # what `_settle` finds: nothing pending, nothing held, unless a think block is open
+        if prefix:   # read as if the output began with it; positions stay the output's own, and none of it is shown
+            self._offset = -len(prefix)
+            self.feed(prefix)
 
 # %% ../../nbs/03_parse/02_core.ipynb 33
 @patch
@@ -530,6 +535,9 @@ def feed(self:ToolCallStreamParser, chunk:str, # The next piece of model text, a
             if not chunk: return []
         else: self._buffer = ''
         self._offset += len(chunk)
+        if self._offset - len(chunk) < 0:   # part of the prompt's prefix: not the output's text
+            chunk = chunk[len(chunk) - self._offset:] if self._offset > 0 else ''
+            if not chunk: return []
         self._text.append(chunk)
         if not self._saw: self._notice_syntax(chunk)
         return [TextDelta(chunk)]
@@ -579,6 +587,9 @@ def _marked_chunk(self:ToolCallStreamParser, chunk:str) -> list:
     self._offset += hold
     if not hold: return []
     text = chunk[:hold] if hold < len(chunk) else chunk
+    if self._offset - hold < 0:   # part of the prompt's prefix: not the output's text
+        text = text[hold - self._offset:] if self._offset > 0 else ''
+        if not text: return []
     self._text.append(text)
     if not self._saw: self._notice_syntax(text)
     return [TextDelta(text)]
@@ -596,6 +607,7 @@ def result(self:ToolCallStreamParser) -> ParseResult:
     refusals = tuple(self._refusals)
     if self._cap is not None:   # the text from the block that passed `max_calls` to the end, refused as one
         start, found_format = self._cap
+        start = max(start, 0)
         refusals += (RejectedCall('', TOO_MANY_CALLS, start, self._offset + len(self._buffer or ''), found_format),)
     return ParseResult(tuple(self._calls), self._saw, bool(self._found) and not self._calls, tuple(self._rejected),
                        ''.join(self._text), ''.join(self._reasoning), refusals)
@@ -782,6 +794,8 @@ def _notice_syntax(self:ToolCallStreamParser, text:str):
 @patch
 def _segment(self:ToolCallStreamParser, kind, payload, start, end, events):
     if self._announced is not None and kind != 'calls': self._abandon(events)
+    if self._offset + start < 0 and kind in ('text', 'pieces', 'reasoning'):   # the prompt's prefix is not shown
+        payload = _after_prefix(payload, -(self._offset + start))
     if kind == 'text':
         if not payload: return
         self._text.append(payload)
@@ -820,6 +834,15 @@ def _segment(self:ToolCallStreamParser, kind, payload, start, end, events):
                            self._offset + body_start + raw.span[1], events, complete)
             else: self._call(raw, found_format, self._offset + block_start, self._offset + end, events, complete)
 
+def _after_prefix(payload, hidden:int):
+    "A text segment's payload (a str, or one-shot's list of pieces) less its first `hidden` characters: the prompt's."
+    if isinstance(payload, str): return payload[hidden:]
+    pieces = []
+    for piece in payload:
+        if hidden >= len(piece): hidden -= len(piece); continue
+        pieces.append(piece[hidden:]); hidden = 0
+    return pieces
+
 @patch
 def _stop_reading(self:ToolCallStreamParser, block_start:int, found_format:str, events):
     "The block at `block_start` passes `max_calls`: it and the rest of the text are refused as one, and not read."
@@ -830,12 +853,15 @@ def _stop_reading(self:ToolCallStreamParser, block_start:int, found_format:str, 
 
 @patch
 def _refuse(self:ToolCallStreamParser, refusal:RejectedCall, events):
+    if refusal.start < 0:   # opened by the prompt's prefix: it starts with the output
+        refusal = RejectedCall(refusal.name, refusal.reason, 0, refusal.end, refusal.format)
     self._refusals.append(refusal)
     if events is not _NO_EVENTS: events.append(CallRejected(refusal.name, refusal.reason))
 
 # %% ../../nbs/03_parse/02_core.ipynb 47
 @patch
 def _call(self:ToolCallStreamParser, raw:_RawCall, found_format, start, end, events, complete=True):
+    start = max(start, 0)   # a call the prompt's prefix opened starts with the output
     name = self._policy.resolve(raw.name) if raw.reason is None else None
     announced, self._announced = self._announced, None
     if announced is not None and announced[1] != name:
@@ -912,17 +938,19 @@ def parse_tool_calls(text:str, # Model output to search for tool calls
                      thinking:bool=False, # The prompt already opened a `<think>` block: the text starts as reasoning
                      reasoning_calls:bool=False, # Read calls written inside reasoning blocks (Trinity); by default it yields none
                      max_calls:int|None=MAX_CALLS, # Most calls (accepted or refused) read from the text; None: no limit
+                     prefix:str='', # The text the generation prompt ended with, which `text` continues (`'>>>'`, `'<tool_call>'`)
                     ) -> ParseResult:
     "Find the tool calls in `text`, in any of the formats this module knows."
     if not isinstance(text, str): raise ParseArgumentError(f'parse_tool_calls() takes a str, got {type(text).__name__}')
-    if not (standalone or thinking or reasoning_calls) and len(text) <= _WORDS_BY_PATTERN:
+    if not (standalone or thinking or reasoning_calls or prefix) and len(text) <= _WORDS_BY_PATTERN:
         for shortcut in _SHORTCUTS:   # a short text of one plain shape, read without the scanner's steps
             result = shortcut(text, tools)
             if result is not None and (max_calls is None or len(result.calls) + len(result.rejected) <= max_calls): return result
-    parser = ToolCallStreamParser(tools, thinking=thinking, reasoning_calls=reasoning_calls, max_calls=max_calls)
+    parser = ToolCallStreamParser(tools, thinking=thinking, reasoning_calls=reasoning_calls, max_calls=max_calls,
+                                  prefix=prefix)
     if standalone:
         stripped = text.strip()
-        if stripped[:1] in ('{', '[') and not thinking:
+        if stripped[:1] in ('{', '[') and not (thinking or prefix):
             raw_calls = _payload_calls(stripped, parser._scanner.budget)
             if raw_calls:
                 parser._saw = True
@@ -936,7 +964,7 @@ def parse_tool_calls(text:str, # Model output to search for tool calls
                                  not (cut_off and number == len(raw_calls)))
                 return _example_guard(parser.result, text)
         parser._scanner.loose = False
-    parser._buffer = text
+    parser._buffer = parser._buffer + text if prefix else text   # after what the prefix left unread
     parser._closed = True
     parser._run(final=True, events=_NO_EVENTS)
     return _example_guard(parser.result, text) if standalone else parser.result

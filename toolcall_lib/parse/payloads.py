@@ -206,7 +206,30 @@ def _keyed_call(obj:dict) -> _RawCall|None:
     if name in _NOT_TOOL_KEYS or not isinstance(arguments, dict) or not _valid_name(name, spaces=False): return None
     return _RawCall(name, arguments, declared=True)
 
-# %% ../../nbs/03_parse/00_payloads.ipynb 18
+# %% ../../nbs/03_parse/00_payloads.ipynb 16
+# a call object's start, `{"name": "...", "arguments"`: bounded runs, one linear match
+_CALL_OBJECT_START = re.compile(r'\{[ \t\r\n]{0,63}"name"[ \t\r\n]{0,63}:[ \t\r\n]{0,63}"([^"\\\n]{1,256})"'
+                                r'[ \t\r\n]{0,63},[ \t\r\n]{0,63}"arguments"')
+
+def _object_lines(sources:list, values:list, budget) -> tuple:
+    "(sources, values) of a body of call objects one a line, one of which does not balance; as given if it is not that."
+    if '\n' not in sources[0]: return sources, values
+    lines = [line.strip() for line in sources[0].splitlines() if line.strip()]
+    if not all(line[:1] == '{' for line in lines): return sources, values
+    return lines, [_loads(line, budget) for line in lines]
+
+def _calls_or_refusals(sources:list, values:list) -> list|None:
+    """The calls of JSON call objects read one by one (`values`, `_FAILED` where a source did not read); one that starts
+    as a call object but does not read is refused with a reason, not dropped. None: a source neither reads nor starts
+    as a call (the block is something else)."""
+    calls = []
+    for source, value in zip(sources, values):
+        if value is not _FAILED: calls.extend(_calls_from_payload(value, strict=True)); continue
+        if (start := _CALL_OBJECT_START.match(source)) is None: return None
+        calls.append(_RawCall(start[1], None, reason=f'the arguments of {start[1]!r} do not read as JSON'))
+    return calls
+
+# %% ../../nbs/03_parse/00_payloads.ipynb 19
 def _decode_arguments(arguments, budget:_Budget) -> dict:
     if arguments is None: return {}
     if isinstance(arguments, dict): return arguments
@@ -220,7 +243,7 @@ def _decode_arguments(arguments, budget:_Budget) -> dict:
         return value if isinstance(value, dict) else {'_raw': arguments}
     return {'_raw': arguments}
 
-# %% ../../nbs/03_parse/00_payloads.ipynb 21
+# %% ../../nbs/03_parse/00_payloads.ipynb 22
 PYTHONIC_LIMIT = 16_384 # Longest Pythonic call list handed to `ast.parse`
 _JSON_WORDS = {'true': True, 'false': False, 'null': None}
 class _JSONWords(ast.NodeTransformer):
@@ -253,7 +276,7 @@ def _dotted_name(node) -> str|None:
     parts.append(node.id)
     return '.'.join(reversed(parts))
 
-# %% ../../nbs/03_parse/00_payloads.ipynb 22
+# %% ../../nbs/03_parse/00_payloads.ipynb 23
 def _escape_raw_newlines(source:str) -> str:
     """`source` with every raw line break inside a one-line string literal written as `\\n`: models (Llama 4, LFM2) put
     real newlines in `'...'` strings, which Python refuses. One pass; triple-quoted strings are left as they are."""
@@ -274,7 +297,7 @@ def _escape_raw_newlines(source:str) -> str:
         position += 1
     return ''.join(pieces) + source[start:] if pieces else source
 
-# %% ../../nbs/03_parse/00_payloads.ipynb 23
+# %% ../../nbs/03_parse/00_payloads.ipynb 24
 def _pythonic_calls(source:str) -> list:
     """Calls in a Pythonic call list (or a single call); empty unless every element is a call with literal keyword
     values. A call whose literals have no JSON form (bytes, sets, `1e999`) is refused with its reason; its siblings
@@ -316,7 +339,7 @@ def _looks_pythonic(source:str) -> bool:
     while end < len(stripped) and end < 256 and (stripped[end].isalnum() or stripped[end] in '_.'): end += 1
     return stripped[end:end + 1] == '('
 
-# %% ../../nbs/03_parse/00_payloads.ipynb 24
+# %% ../../nbs/03_parse/00_payloads.ipynb 25
 def _payload_calls(source:str, budget:_Budget, strict:bool=False) -> list:
     "Calls in a payload that is either a Pythonic call list or JSON (the shapes `_calls_from_payload` reads)."
     stripped = source.strip()
@@ -324,7 +347,7 @@ def _payload_calls(source:str, budget:_Budget, strict:bool=False) -> list:
     value = _loads(stripped, budget) if stripped else _FAILED
     return [] if value is _FAILED else _calls_from_payload(value, strict)
 
-# %% ../../nbs/03_parse/00_payloads.ipynb 27
+# %% ../../nbs/03_parse/00_payloads.ipynb 28
 class _Finder:
     "`str.find` with memory: a marker's next occurrence is searched for again only once the caller has moved past it."
     __slots__ = ('text', 'found')
@@ -369,7 +392,7 @@ class _Finder:
             else: heapq.heapreplace(heap, (at, index, literal))
         return (heap[0][0], heap[0][2]) if heap else (-1, None)
 
-# %% ../../nbs/03_parse/00_payloads.ipynb 30
+# %% ../../nbs/03_parse/00_payloads.ipynb 31
 _KEY_START, _NON_SPACE, _SPACE_AT = re.compile(r'[^\s/]'), re.compile(r'\S'), re.compile(r'\s')
 
 _ATTRIBUTE_KEY = re.compile(r' [A-Za-z_][\w-]{0,63}=')
@@ -416,7 +439,7 @@ def _attributes_by_scan(text:str) -> dict:
         if key and _SPACE_AT.search(key) is None: attributes.setdefault(key, value)
     return attributes
 
-# %% ../../nbs/03_parse/00_payloads.ipynb 33
+# %% ../../nbs/03_parse/00_payloads.ipynb 34
 def _schema_types(schema) -> list:
     if not isinstance(schema, dict): return []
     declared = schema.get('type')
@@ -460,7 +483,7 @@ def _typed_tree(value, schema, budget:_Budget):
     if isinstance(value, list): return [_typed_tree(item, schema.get('items'), budget) for item in value]
     return value
 
-# %% ../../nbs/03_parse/00_payloads.ipynb 36
+# %% ../../nbs/03_parse/00_payloads.ipynb 37
 _CDATA_OPEN, _CDATA_CLOSE = '<![CDATA[', ']]>'
 def _element_value(text:str) -> str:
     "An element's content as its value: one newline dropped on each side, a CDATA section unwrapped."
@@ -513,7 +536,7 @@ def _add_argument(arguments:dict, key:str, value, repeated:set):
     elif key in repeated: arguments[key].append(value)
     else: arguments[key] = [arguments[key], value]; repeated.add(key)
 
-# %% ../../nbs/03_parse/00_payloads.ipynb 38
+# %% ../../nbs/03_parse/00_payloads.ipynb 39
 def _plain_elements(body:str, opener:str, closer:str) -> list:
     """What `_elements(body, opener, closer, _Finder(body), spans)` yields, as a list of (inside of the opening tag,
     content, span), for a `body` without a CDATA section (nothing to look past)."""
@@ -549,7 +572,7 @@ def _body_elements(body:str, opener:str, closer:str) -> list:
     spans = []
     return [(inside, content, spans[-1]) for inside, content in _elements(body, opener, closer, _Finder(body), spans)]
 
-# %% ../../nbs/03_parse/00_payloads.ipynb 40
+# %% ../../nbs/03_parse/00_payloads.ipynb 41
 def _parameters(body:str, prefix:str='', budget:_Budget|None=None):
     """(arguments, keys whose values are text) from the parameter elements of `body`, or None when it has none:
     `<parameter=k>v</parameter>`, `<parameter name="k">v</parameter>` (after `prefix`, e.g. 'steptml:'), and without a
@@ -582,7 +605,7 @@ _UNNAMED = object()   # what `_parameters` returns when a parameter element has 
 _NO_ATTRIBUTES = {}   # the attributes of `<parameter=k>`: none (never changed)
 _PARAMETER_KINDS = {}   # prefix -> (kind, opener, closer) of each parameter element, in the order `_parameters` tries them
 
-# %% ../../nbs/03_parse/00_payloads.ipynb 41
+# %% ../../nbs/03_parse/00_payloads.ipynb 42
 def _child_elements(text:str) -> list:
     "Top-level `<tag ...>content</tag>` children of `text`, as (tag, inside of the opening tag, content), in order."
     children, position, finder = [], 0, _Finder(text)
@@ -609,7 +632,7 @@ def _child_fields(text:str) -> dict:
     for tag, _, content in _child_elements(text): _add_argument(fields, tag, _element_value(content), repeated)
     return fields
 
-# %% ../../nbs/03_parse/00_payloads.ipynb 44
+# %% ../../nbs/03_parse/00_payloads.ipynb 45
 _HARD_MARKERS = ('<|', '<｜', '<tool_call', '<function_call', '<think>', '[TOOL_CALLS]')
 _HARD_LONGEST = max(map(len, _HARD_MARKERS))
 # Runs the scan can skip in C: outside strings, ordinary characters and whole strings; inside a string, its body up to
@@ -641,7 +664,7 @@ _FLAT = {markers: patterns[0] for markers, patterns in _SCAN_PATTERNS.items()}
 _FLAT_DEEP = {markers: patterns[1] for markers, patterns in _SCAN_PATTERNS.items()}
 _STRING_BODY = {(quote, markers): patterns[2][quote] for markers, patterns in _SCAN_PATTERNS.items() for quote in '"\''}
 
-# %% ../../nbs/03_parse/00_payloads.ipynb 45
+# %% ../../nbs/03_parse/00_payloads.ipynb 46
 def _scan_value(text:str, state:list, final:bool, markers:bool=True):
     """Advance a bracket-balancing scan; `state` is [position, depth, quote] and is updated in place.
     Returns the end of the value (balanced, or cut at a hard marker / the end of a final text), or None for 'need more'.
@@ -671,7 +694,7 @@ def _scan_value(text:str, state:list, final:bool, markers:bool=True):
     state[:] = [length, depth, quote]
     return length if final else None
 
-# %% ../../nbs/03_parse/00_payloads.ipynb 48
+# %% ../../nbs/03_parse/00_payloads.ipynb 49
 def _cut_inside_value(source:str) -> bool:
     "Whether the JSON or Pythonic value `source` opens with is cut off: brackets or a string still open at its end."
     start = len(source) - len(source.lstrip())
@@ -680,7 +703,7 @@ def _cut_inside_value(source:str) -> bool:
     _scan_value(source, state, final=True, markers=False)
     return state[1] > 0 or bool(state[2])
 
-# %% ../../nbs/03_parse/00_payloads.ipynb 51
+# %% ../../nbs/03_parse/00_payloads.ipynb 52
 _LOOKAHEAD = 64
 _WHITESPACE = ' \t\r\n'
 

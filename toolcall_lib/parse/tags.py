@@ -5,10 +5,10 @@
 # %% ../../nbs/03_parse/03_tags.ipynb 2
 from __future__ import annotations
 import dataclasses, html, json, re
-from toolcall_lib.parse.payloads import (_Budget, _CDATA_CLOSE, _CDATA_OPEN, _FAILED, _NotJSON, _RawCall, _UNNAMED, _add_argument,
+from .payloads import (_Budget, _CDATA_CLOSE, _CDATA_OPEN, _FAILED, _NotJSON, _RawCall, _UNNAMED, _add_argument,
     _body_elements, _calls_from_payload, _child_elements, _child_fields, _element_value, _identifier_end, _loads,
     _json, _looks_pythonic, _parameters, _payload_calls, _pythonic_calls, _scan_attributes, _scan_value, _skip_space,
-    _valid_name)
+    _valid_name, _calls_or_refusals, _object_lines)
 from .core import (_Block, _NO_EVENTS, _RUN, _block_opener, _ends, _hidden, _read, _bare_name,
     _all_refused, _reasoning_opener)
 from .table import (_FAMILIES, _OPENER_RUNS, _SHORTCUTS, _add_examples, _add_reader, _json_call,
@@ -906,10 +906,10 @@ def _qwen25_coder_reader(body, scanner):
     spans = _json_lines(body)
     sources = [body[start:end] for start, end in spans] if spans else [body.strip()]
     values = [_loads(source, scanner.budget) if source[:1] in ('{', '[') else _FAILED for source in sources]
+    if not spans and values[0] is _FAILED: sources, values = _object_lines(sources, values, scanner.budget)
     items = [item for value in values for item in (value if isinstance(value, list) else [value])]
-    if not items or any(item is _FAILED or _is_definition(item) for item in items): return 'qwen25_coder', []
-    calls = [call for value in values for call in _calls_from_payload(value, strict=True)]
-    return 'qwen25_coder', calls
+    if not items or any(item is not _FAILED and _is_definition(item) for item in items): return 'qwen25_coder', []
+    return 'qwen25_coder', _calls_or_refusals(sources, values) or []
 
 _register('qwen25_coder', ('<tools>',), _quick_block_opener('qwen25_coder', ('</tools>',), prose_without_calls=True),
           reader=_qwen25_coder_reader)
@@ -917,7 +917,7 @@ _add_examples(
     'qwen25_coder', {'qwen25_coder': lambda name, arguments: f'<tools>\n{_json_call(name, arguments)}\n</tools>'}
 )
 
-# %% ../../nbs/03_parse/03_tags.ipynb 116
+# %% ../../nbs/03_parse/03_tags.ipynb 117
 # Bounded runs, and the JSON is only looked for at the end (`(?=\{)`): one short match at the start of a body.
 _NAME_THEN_JSON = re.compile(
     r'(function[ \t]*\r?\n[ \t]*)?([^\W\d][\w.\-/]{0,127})[ \t]{0,64}(>?)[ \t\r\n]{0,64}(?=\{)'
@@ -949,7 +949,7 @@ _add_examples(
     fragments=('<tool_call>a{', '<tool_call>function\na\n', '<tool_call>a>'),
 )
 
-# %% ../../nbs/03_parse/03_tags.ipynb 119
+# %% ../../nbs/03_parse/03_tags.ipynb 120
 # one `key=value` word after spaces: a quoted value runs to its quote on the same line, a bare one to the next space
 _WORD_PAIR = re.compile(r'[ \t\r\n]+([^\W\d][\w.-]{0,127})=("[^"\n]*"|\'[^\'\n]*\'|[^\s"\'<>]+)')
 _WORD_NAME = re.compile(r'[ \t\r\n]*([^\W\d][\w.\-/]{0,127})(?=[ \t\r\n])')
@@ -970,7 +970,7 @@ _add_reader('hermes', 30, _word_pairs_reader)
 _add_examples('hermes', {'glm47_words': lambda name, arguments: f'<tool_call>{name} ' + ' '.join(
     f'{key}="{value}"' for key, value in arguments.items()) + '</tool_call>'}, fragments=('<tool_call>a x=1', ' y="a b"'))
 
-# %% ../../nbs/03_parse/03_tags.ipynb 122
+# %% ../../nbs/03_parse/03_tags.ipynb 123
 _HERMES_END = _ends(('</tool_call>', '</tool_calls>'), ('<tool_call>', '<tool_call '))[0]   # a bare block's ends
 # The readers whose answers the shortcut (and `_reads_nothing`) know: on a body with no `{`, `[`, `(` or `=` (and
 # no `<`, which ends a bare opener's body), TeleChat's pairs, name+JSON and GLM-4.7's words find nothing, and the
@@ -1005,7 +1005,7 @@ def _hermes_message(text:str, tools):
     return ParseResult((call,), True, False, (), text[:start] + text[end:], '', ())
 _SHORTCUTS.append(_hermes_message)
 
-# %% ../../nbs/03_parse/03_tags.ipynb 125
+# %% ../../nbs/03_parse/03_tags.ipynb 126
 def _steptml_toolcall_reader(body, scanner, attributes, opening):
     return 'step3', _invoke_calls(body, 'steptml:', scanner.budget)
 
@@ -1032,7 +1032,7 @@ _add_examples(
     },
 )
 
-# %% ../../nbs/03_parse/03_tags.ipynb 128
+# %% ../../nbs/03_parse/03_tags.ipynb 129
 def _laguna_user_reader(body, scanner):
     stripped = body.strip()
     if stripped.startswith('<tool_call>'):   # the call's own element inside the user turn, and nothing after it
