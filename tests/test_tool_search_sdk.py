@@ -256,3 +256,19 @@ def test_an_eager_stream_runs_what_the_search_found(server, family, api):
     events = list(chat.stream('How much is 20 EUR in dollars?', eager=True))
     assert RAN == ['convert_currency'] and chat.tool_results[-1] in ('22.0 USD', [{'type': 'text', 'text': '22.0 USD'}])
     assert type(events[-1]).__name__ == 'StepEnd' and events[-1].final
+
+# --- with approvals: a paused run resumed elsewhere keeps what the search had found -------------------
+def test_a_resumed_run_can_call_the_tool_its_search_found(server, tmp_path):
+    "The search finds convert_currency, `approve` leaves its call for later; a new Chat (as in another process) resumes."
+    from toolcall_lib.approvals import LATER, ApprovalStore, RunPaused
+    RAN.clear()
+    later = lambda call: LATER if call.name == 'convert_currency' else True
+    def chat(): return Chat(make_client(server, 'openai'), CATALOG, model='test-model', tool_search=ToolSearch(pinned=['get_weather']),
+                            approve=later, approvals=ApprovalStore(tmp_path/'approvals.db'))
+    with pytest.raises(RunPaused) as stopped: chat()('How much is 20 EUR in dollars?')
+    state = stopped.value.state
+    assert [call.name for call in state.waiting] == ['convert_currency'] and RAN == []
+    fresh = chat()
+    assert fresh.tool_search.found == {}   # nothing found yet in this chat
+    answer = fresh.resume(state.run_id, [call.approve() for call in state.waiting])
+    assert RAN == ['convert_currency'] and answer.endswith('| 22.0 USD'), answer

@@ -991,10 +991,11 @@ def _paused(self:Chat, waiting:_Waiting, number:int) -> RunPaused:
     "The `RunPaused` for a turn whose calls wait, its state saved in `approvals` when the chat has a store."
     run_id, pause = self._resuming or (new_run_id(), 0)
     slots, position = [], 0
+    ns = self._offered(self.ns, self.tools, waiting.reply)[0]   # with tool search, the tools found so far: the calls' digests see them
     for result in waiting.results:
         if isinstance(result, PendingCall):
             result = waiting_call(run_id, pause + 1, position=position, name=result.name, arguments=result.arguments,
-                                  provider_id=result.call_id, ns=self.ns)
+                                  provider_id=result.call_id, ns=ns)
         slots.append(result)
         position += 1
     state = PausedRun(run_id, self.provider, json.loads(json.dumps(self.messages)), json.loads(json.dumps(waiting.reply)),
