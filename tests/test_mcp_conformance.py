@@ -2,10 +2,12 @@
 `toolcall mcp serve tests/conformance/everything_server.py --http`: every server scenario of its active suite,
 for the 0.1.16 suite and a 0.2.0 alpha, with no expected failures. `tools/ensure_conformance` installs both suites
 into .conformance/ (`.ci/run` calls it)."""
-import contextlib, json, platform, socket, subprocess, sys, time
+import json, platform, subprocess, sys
 from pathlib import Path
 
 import pytest
+
+from test_mcp import http_server
 
 ROOT = Path(__file__).resolve().parent.parent
 SUITES = ROOT/'.conformance'
@@ -19,30 +21,9 @@ def suite(version:str) -> Path:
     if not (NODE.exists() and script.exists()): pytest.fail(f'the MCP conformance suite {version} is not installed: run tools/ensure_conformance')
     return script
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(('127.0.0.1', 0))
-        return probe.getsockname()[1]
-
-@contextlib.contextmanager
 def served_fixture():
-    "`toolcall mcp serve` of the fixture module over HTTP on 127.0.0.1; yields its URL once it accepts connections."
-    port = free_port()
-    process = subprocess.Popen([SCRIPT, 'mcp', 'serve', FIXTURE, '--http', f'127.0.0.1:{port}'], cwd=ROOT,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            if process.poll() is not None: raise AssertionError(f'the server exited: {process.communicate()[1]}')
-            with socket.socket() as probe:
-                if probe.connect_ex(('127.0.0.1', port)) == 0: break
-            if time.monotonic() > deadline: raise AssertionError('the server did not start listening')
-            time.sleep(0.1)
-        yield f'http://127.0.0.1:{port}/mcp'
-    finally:
-        process.terminate()
-        try: process.wait(timeout=10)
-        except subprocess.TimeoutExpired: process.kill(); process.wait()
+    "`toolcall mcp serve` of the fixture module over HTTP on 127.0.0.1 (test_mcp's server runner); yields its URL."
+    return http_server('serve', FIXTURE)
 
 def run_server_scenarios(version:str, tmp_path:Path, *options) -> dict:
     "Scenario name -> [failed check ids], from running the suite's server scenarios against the fixture."
