@@ -69,9 +69,48 @@ def test_async_runs_files_and_a_second_driver_see_the_same_sessions(cluster):
 def test_refusals_are_clear(cluster):
     with pytest.raises(ValueError, match='max_sessions'): RaySandboxPool(max_sessions=0, name='x')
     with pytest.raises(ValueError, match='snapshot_every'): RaySandboxPool(snapshot_every=0, name='x')
+    with pytest.raises(ValueError, match='snapshot_interval'): RaySandboxPool(snapshot_interval=-1, name='x')
+    with pytest.raises(TypeError, match='save, load and delete'): RaySandboxPool(snapshot_store={}, name='x')
     pool = RaySandboxPool(max_sessions=1, name='test_full')
     pool.run('one', '1'); pool.run('two', '2')                       # one per node
     with pytest.raises(Exception, match='no node of the cluster has room'): pool.run('three', '3')
+    pool.close()
+
+
+def test_a_node_writes_snapshots_to_postgresql_and_a_lost_node_comes_back_from_there(cluster, postgres):
+    "With a PostgreSQL store the nodes write each snapshot there; a session of a removed node is restored from the table."
+    import uuid
+    from toolcall_lib.interp.snapshot import PostgresSnapshots
+    cluster, worker = cluster
+    store = PostgresSnapshots(postgres.dsn(), table=f'ray_{uuid.uuid4().hex[:12]}')
+    pool = RaySandboxPool(max_sessions=4, name='test_store', snapshot_store=store)
+    for chat in ('p', 'q'): assert pool.run(chat, f'name = {chat!r}; seen = [name]').ok
+    assert pool.run('p', 'seen.append(2)').ok
+    assert sorted(store.keys()) == ['p', 'q'] and store.load('p')[1] == 2
+    on_worker = next(chat for chat in ('p', 'q') if pool.node_of(chat) == worker.node_id)
+    cluster.remove_node(worker)
+    lost = pool.run(on_worker, 'seen')
+    assert lost.state_lost and 'from its snapshot after cell' in lost.error
+    assert pool.run(on_worker, 'name, seen').value == ("('p', ['p', 2])" if on_worker == 'p' else "('q', ['q'])")
+    pool.close()
+    assert store.keys() == []
+    store.close()
+
+
+def test_snapshots_by_interval(cluster):
+    "snapshot_every=None, snapshot_interval=0.5: quick cells share one snapshot until half a second has passed."
+    from toolcall_lib.interp.snapshot import SnapshotDirectory
+    import tempfile
+    store = SnapshotDirectory(tempfile.mkdtemp())
+    pool = RaySandboxPool(max_sessions=4, name='test_interval', snapshot_every=None, snapshot_interval=0.5, snapshot_store=store)
+    for i in range(3): assert pool.run('s', f'i = {i}').ok
+    assert store.load('s') == (None, 0)                  # under half a second since its first cell: none yet
+    time.sleep(0.6)
+    assert pool.run('s', 'i = 3').ok
+    saved, cells = store.load('s')
+    assert cells == 4 and saved is not None
+    assert pool.run('s', 'i = 4').ok
+    assert store.load('s')[1] == 4                       # the next one waits for the next half second
     pool.close()
 
 

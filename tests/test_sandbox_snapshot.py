@@ -71,3 +71,63 @@ def test_restore_takes_the_sandbox_options():
     with Sandbox.restore(saved, timeout=7, memory_mb=1024) as second:
         assert second.run('round(sum(area(r) for r in radii), 3)').value == '15.708'
         assert (second.timeout, second.limits['memory_mb']) == (7, 1024)
+
+
+# Snapshot stores: a real, throwaway PostgreSQL server (the `postgres` fixture in conftest.py) and a host directory.
+import pickle as _pickle, time, uuid
+from toolcall_lib.interp.snapshot import PostgresSnapshots, SnapshotDirectory
+
+
+def _saved_session(code):
+    with Sandbox() as session:
+        session.run(code)
+        return session.snapshot()
+
+
+@pytest.fixture(scope='module')
+def small_snapshot():
+    return _saved_session('rows = [1, 2, 3]\nimport json')
+
+
+def test_postgres_snapshots_round_trip_and_restore(postgres, small_snapshot):
+    store = PostgresSnapshots(postgres.dsn(), table=f't_{uuid.uuid4().hex[:12]}')
+    assert store.load('chat-1') == (None, 0)
+    store.save('chat-1', small_snapshot, cells=3)
+    store.save('chat-2', small_snapshot.to_bytes(), cells=1)
+    store.save('chat-1', small_snapshot, cells=4)             # replaces, one row per session
+    assert store.keys() == ['chat-1', 'chat-2']
+    saved, cells = store.load('chat-1')
+    assert cells == 4 and saved == small_snapshot
+    elsewhere = _pickle.loads(_pickle.dumps(store))            # as a Ray actor receives it: its own connection
+    assert elsewhere._connection is None and elsewhere.load('chat-2')[1] == 1
+    with Sandbox.restore(saved) as again: assert again.run('rows, json.dumps(rows)').value == "([1, 2, 3], '[1, 2, 3]')"
+    store.delete('chat-1'); store.delete('chat-1')
+    assert store.keys() == ['chat-2']
+    assert 'dsn' not in repr(store) and postgres.dsn() not in repr(store)
+    store.close(); elsewhere.close()
+
+
+def test_postgres_snapshots_survive_a_closed_connection_and_refuse_big_or_forged_rows(postgres, small_snapshot):
+    table = f't_{uuid.uuid4().hex[:12]}'
+    store = PostgresSnapshots(postgres.dsn() + '&application_name=snapshot_store', table=table, max_bytes=4096)
+    store.save('a', small_snapshot)
+    postgres.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'snapshot_store'")
+    time.sleep(0.2)
+    assert store.load('a')[0] == small_snapshot               # the dead connection is replaced, no error
+    store.save('big', Snapshot(files=(('blob.bin', b'x' * 8192),)))
+    with pytest.raises(ValueError, match='more than max_bytes=4096'): store.load('big')
+    postgres.execute(f"UPDATE \"{table}\" SET snapshot = convert_to('{{\"format\": 1}}', 'UTF8') WHERE key = 'a'")
+    with pytest.raises(ValueError, match='snapshot:'): store.load('a')   # written by whoever reached the table: checked
+    with pytest.raises(ValueError, match='not a table name'): PostgresSnapshots(postgres.dsn(), table='x"; DROP TABLE y; --')
+    store.close()
+
+
+def test_a_snapshot_directory_is_written_atomically(tmp_path, small_snapshot):
+    store = SnapshotDirectory(tmp_path / 'snaps')
+    assert oct((tmp_path / 'snaps').stat().st_mode & 0o777) == '0o700'
+    store.save('r/1', small_snapshot, cells=2)                  # any id: the file name is its hash
+    assert [p.name for p in (tmp_path / 'snaps').iterdir() if p.name.startswith('.saving-')] == []
+    with pytest.raises(TypeError): store.save('r/1', 12345)
+    assert store.load('r/1') == (small_snapshot, 2)            # a failed save left the last one whole
+    (tmp_path / 'snaps' / 'stray.snapshot').write_bytes(b'garbage')
+    assert store.keys() == ['r/1']

@@ -4,7 +4,7 @@
 
 # %% ../nbs/12_ray_pool.ipynb 3
 from __future__ import annotations
-import threading
+import threading, time
 from dataclasses import replace
 from .interp import RunResult, Sandbox, SandboxError, SandboxPool
 from fastcore.basics import patch
@@ -15,27 +15,38 @@ __all__ = ['RaySandboxPool']
 # %% ../nbs/12_ray_pool.ipynb 12
 class _NodeSessions:
     "The sessions of one node (a Ray actor): a `SandboxPool`, and snapshots of its sessions taken after their cells."
-    def __init__(self, max_sessions:int, sandbox_options:dict):
+    def __init__(self, max_sessions:int, sandbox_options:dict, store=None):
         self.pool = SandboxPool(max_sessions=max_sessions, idle_timeout=None, **sandbox_options)
-        self.sandbox_options = sandbox_options
+        self.sandbox_options, self.store = sandbox_options, store
     def node_id(self) -> str:
         import ray
         return ray.get_runtime_context().get_node_id()
     def sessions(self) -> int: return len(self.pool)
-    def run(self, key:str, code:str, timeout:float|None, snapshot:bool) -> tuple:
+    def run(self, key:str, code:str, timeout:float|None, snapshot:bool, number:int=0) -> tuple:
+        "(the cell's result, its snapshot's bytes or None); with a store the snapshot goes there from here, and None comes back"
         sandbox = self.pool.get(key)
         result = sandbox.run(code, timeout)
         saved = None
         if snapshot:
-            try: saved = sandbox.snapshot().to_bytes()
-            except SandboxError as e: result = replace(result, notes=result.notes + (f'no snapshot after this cell: {e}',))
+            try:
+                saved = sandbox.snapshot()
+                if self.store is None: saved = saved.to_bytes()
+                else: self.store.save(key, saved, number); saved = None
+            except Exception as e:   # a session that cannot be saved, or a store that is down: the cell's result still counts
+                saved = None
+                result = replace(result, notes=result.notes + (f'no snapshot after this cell: {e}',))
         return result, saved
-    def restore(self, key:str, saved:bytes) -> str:
-        "Start `key`'s session here from its snapshot; what came back, as a sentence"
+    def restore(self, key:str, saved:bytes|None) -> tuple|None:
+        "Start `key`'s session here from its snapshot (None: the store's): (what came back, as a sentence, the cells it follows), or None without one"
+        cells = None
+        if saved is None:
+            if self.store is None: return None
+            saved, cells = self.store.load(key)
+            if saved is None: return None
         self.close(key)
         sandbox = Sandbox.restore(saved, **self.sandbox_options)
         with self.pool.lock: self.pool.sandboxes[key] = sandbox; self.pool.last_used[key] = self.pool.clock()
-        return str(sandbox.restored)
+        return str(sandbox.restored), cells
     def call(self, key:str, method:str, args:tuple):
         "`files`, `read_file`, `write_file` or `status` of `key`'s session"
         if method not in ('files', 'read_file', 'write_file', 'status'): raise ValueError(f'no session method {method!r}')
@@ -72,15 +83,21 @@ class RaySandboxPool:
                  *,
                  name:str='toolcall_sandboxes', # Pools with the same name (and Ray namespace) share sessions
                  max_sessions:int=64, # Most sessions each node holds
-                 snapshot_every:int|None=1, # Snapshot a session after every this many cells (None: never, so nothing survives a node)
+                 snapshot_every:int|None=1, # Snapshot a session after every this many cells (None: by `snapshot_interval` alone)
+                 snapshot_interval:float|None=None, # Also snapshot after a cell once this many seconds have passed since the session's last one (both None: never, so nothing survives a node)
+                 snapshot_store=None, # Where snapshots go: None keeps them in the head node's memory; a `SnapshotDirectory` on a shared volume or `PostgresSnapshots` outlives the head, and the nodes write to it directly
                  **sandbox_options, # `Sandbox` options for every session: timeout, memory_mb, isolation, ...
                 ):
         import ray
         if max_sessions < 1: raise ValueError(f'max_sessions must be at least 1, not {max_sessions}')
         if snapshot_every is not None and snapshot_every < 1: raise ValueError(f'snapshot_every must be at least 1 or None, not {snapshot_every}')
+        if snapshot_interval is not None and not snapshot_interval > 0: raise ValueError(f'snapshot_interval must be a number of seconds above 0 or None, not {snapshot_interval}')
+        if snapshot_store is not None and not all(callable(getattr(snapshot_store, m, None)) for m in ('save', 'load', 'delete')):
+            raise TypeError(f'snapshot_store must have save, load and delete (a SnapshotDirectory or PostgresSnapshots), not {type(snapshot_store).__name__}')
         if not ray.is_initialized(): ray.init(address=address, namespace='toolcall_lib', log_to_driver=False, logging_level='WARNING')
         self.name, self.max_sessions, self.snapshot_every, self.sandbox_options = name, max_sessions, snapshot_every, sandbox_options
-        self._ray, self._lock, self._cells = ray, threading.Lock(), {}
+        self.snapshot_interval, self.snapshot_store = snapshot_interval, snapshot_store
+        self._ray, self._lock, self._cells, self._last_saved = ray, threading.Lock(), {}, {}
         from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
         head = next((n['NodeID'] for n in ray.nodes() if n['Alive'] and 'node:__internal_head__' in n['Resources']), None)
         on_head = NodeAffinitySchedulingStrategy(head, soft=False) if head else 'DEFAULT'   # it goes with the head, not a worker
@@ -99,7 +116,7 @@ class RaySandboxPool:
             self._nodes[node['NodeID']] = actor_class.options(
                 name=f"{self.name}.node.{node['NodeID'][:16]}", get_if_exists=True, lifetime='detached',
                 scheduling_strategy=NodeAffinitySchedulingStrategy(node['NodeID'], soft=False),
-            ).remote(self.max_sessions, self.sandbox_options)
+            ).remote(self.max_sessions, self.sandbox_options, self.snapshot_store)
         return list(self._nodes)
 
     def __repr__(self): return f'RaySandboxPool({self.name!r}, {len(self._nodes)} nodes, at most {self.max_sessions} sessions each)'
@@ -108,10 +125,10 @@ class RaySandboxPool:
 
 # %% ../nbs/12_ray_pool.ipynb 18
 @patch
-def _place(self:RaySandboxPool, key:str, avoid:str|None=None) -> str:
-    "The node id holding `key`'s session, choosing one (the least loaded with room) if it has none"
+def _place(self:RaySandboxPool, key:str, avoid:str|None=None, home:str|None=None) -> str:
+    "The node id holding `key`'s session (`home`, when the caller has just asked), choosing one (the least loaded with room) if it has none"
     ray = self._ray
-    home = ray.get(self._directory.home.remote(key))
+    if home is None: home = ray.get(self._directory.home.remote(key))
     if home is not None and home in self._nodes and home != avoid: return home
     load = ray.get(self._directory.load.remote())
     candidates = [n for n in self._nodes if n != avoid and load.get(n, 0) < self.max_sessions]
@@ -129,21 +146,28 @@ def _lost_node(self:RaySandboxPool, key:str, node:str) -> str:
     self._nodes.pop(node, None)
     ray = self._ray
     ray.get(self._directory.place.remote(key, None))
-    saved, cells = ray.get(self._directory.snapshot.remote(key))
+    saved, cells = ray.get(self._directory.snapshot.remote(key)) if self.snapshot_store is None else (None, 0)
     new_home = self._place(key, avoid=node)
-    if saved is None:
+    restored = None if saved is None and self.snapshot_store is None else ray.get(self._nodes[new_home].restore.remote(key, saved))
+    if restored is None:
         return ('the machine holding this session stopped; it started again empty on another machine, with no variables '
                 'or files (no snapshot had been taken)')
-    restored = ray.get(self._nodes[new_home].restore.remote(key, saved))
+    restored, stored_cells = restored
+    cells = cells if stored_cells is None else stored_cells
+    with self._lock: self._cells[key] = cells
     return (f'the machine holding this session stopped; it was restored on another machine from its snapshot after cell {cells}: '
             f'{restored}')
 @patch
 def _home(self:RaySandboxPool, key:str) -> tuple:
     "(the node to send `key`'s call to, what happened first or None): a session whose node another call found dead is restored first"
     home = self._ray.get(self._directory.home.remote(key))
-    note = self._lost_node(key, home) if home is not None and home not in self._nodes else None
-    return self._place(key), note
-
+    if home is not None and home not in self._nodes: return self._place(key), self._lost_node(key, home)
+    node = self._place(key, home=home)
+    if home is not None or self.snapshot_store is None: return node, None
+    restored = self._ray.get(self._nodes[node].restore.remote(key, None))   # new here: a store may hold it from before (the head was lost, the pool restarted)
+    if restored is None: return node, None
+    with self._lock: self._cells[key] = restored[1]
+    return node, f'this session was restored from its snapshot after cell {restored[1]}, kept in the snapshot store: {restored[0]}'
 
 # %% ../nbs/12_ray_pool.ipynb 20
 def _dead(error:BaseException) -> bool:
@@ -156,13 +180,19 @@ def _noted(result:RunResult, note:str|None) -> RunResult:
 
 @patch
 def _cell_number(self:RaySandboxPool, key:str) -> tuple:
-    with self._lock: number = self._cells[key] = self._cells.get(key, 0) + 1
-    return number, self.snapshot_every is not None and number % self.snapshot_every == 0
+    "(this cell's number in the session, whether a snapshot follows it)"
+    now = time.monotonic()
+    with self._lock:
+        number = self._cells[key] = self._cells.get(key, 0) + 1
+        due = ((self.snapshot_every is not None and number % self.snapshot_every == 0) or
+               (self.snapshot_interval is not None and now - self._last_saved.setdefault(key, now) >= self.snapshot_interval))
+        if due: self._last_saved[key] = now
+    return number, due
 
 @patch
 def _answered(self:RaySandboxPool, key:str, node:str, number:int, answer) -> RunResult:
     result, saved = answer
-    self._ray.get(self._directory.saved.remote(key, saved, number))
+    if saved is not None: self._ray.get(self._directory.saved.remote(key, saved, number))
     return result
 
 @patch
@@ -180,7 +210,7 @@ def run(self:RaySandboxPool,
     "Run a cell in `key`'s session, wherever it lives; a session is started on first use."
     node, note = self._home(key)
     number, snapshot = self._cell_number(key)
-    try: answer = self._ray.get(self._nodes[node].run.remote(key, code, timeout, snapshot))
+    try: answer = self._ray.get(self._nodes[node].run.remote(key, code, timeout, snapshot, number))
     except Exception as e:
         if not _dead(e): raise
         return self._node_lost(key, node)
@@ -196,7 +226,7 @@ async def run_async(self:RaySandboxPool,
     import asyncio
     node, note = await asyncio.to_thread(self._home, key)
     number, snapshot = self._cell_number(key)
-    try: answer = await self._nodes[node].run.remote(key, code, timeout, snapshot)
+    try: answer = await self._nodes[node].run.remote(key, code, timeout, snapshot, number)
     except Exception as e:
         if not _dead(e): raise
         return await asyncio.to_thread(self._node_lost, key, node)
@@ -260,12 +290,17 @@ def close_session(self:RaySandboxPool, key:str # The session's id
         except Exception as e:
             if not _dead(e): raise
     self._ray.get(self._directory.forget.remote(key))
-    with self._lock: self._cells.pop(key, None)
+    if self.snapshot_store is not None: self.snapshot_store.delete(key)
+    with self._lock: self._cells.pop(key, None); self._last_saved.pop(key, None)
 
 @patch
 def close(self:RaySandboxPool):
-    "End every session of pools of this name and stop their actors on the cluster"
+    "End every session of pools of this name, forget their snapshots, and stop their actors on the cluster"
     ray = self._ray
+    if self.snapshot_store is not None:
+        try: ended = ray.get(self._directory.sessions.remote())
+        except Exception: ended = []   # the directory is gone with the head: the store keeps what it has
+        for key in ended: self.snapshot_store.delete(key)
     for actor in list(self._nodes.values()):
         try: ray.get(actor.shutdown.remote()); ray.kill(actor)
         except Exception: pass   # a node that is already gone

@@ -4,14 +4,14 @@
 
 # %% ../../nbs/04_interp/10_snapshot.ipynb 3
 from __future__ import annotations
-import base64, json, keyword, re
+import base64, hashlib, json, keyword, os, re, tempfile, threading
 from dataclasses import dataclass
 from pathlib import Path
 from .protocol import _patch
 from .host import Sandbox, SandboxError
 
 # %% auto 0
-__all__ = ['Snapshot', 'snapshot', 'Restored']
+__all__ = ['Snapshot', 'snapshot', 'Restored', 'SnapshotDirectory', 'PostgresSnapshots']
 
 # %% ../../nbs/04_interp/10_snapshot.ipynb 10
 _NAME = re.compile(r'[A-Za-z_][A-Za-z0-9_]*')
@@ -228,3 +228,136 @@ def _restore(cls,
 Sandbox.restore = classmethod(_restore)
 Sandbox.restore.__func__.__qualname__ = 'Sandbox.restore'
 Sandbox.restored = None   # a `Restored` in a session `Sandbox.restore` started
+
+# %% ../../nbs/04_interp/10_snapshot.ipynb 27
+def _session_id(key) -> str:
+    if not isinstance(key, str) or not key or '\0' in key:
+        raise ValueError(f'snapshot store: a session id must be a non-empty string without NUL, not {key!r}')
+    return key
+
+def _snapshot_bytes(snapshot) -> bytes:
+    if isinstance(snapshot, Snapshot): return snapshot.to_bytes()
+    if isinstance(snapshot, (bytes, bytearray)): return bytes(snapshot)
+    raise TypeError(f'snapshot store: save a Snapshot or its bytes, not {type(snapshot).__name__}')
+
+class SnapshotDirectory:
+    "Snapshots kept as files in one host directory, one per session id, each replaced atomically."
+    def __init__(self,
+                 path:str|Path, # The directory (made, mode 700, if missing); a shared volume reaches it from every machine
+                 max_bytes:int=256 << 20, # Largest snapshot read back
+                ):
+        self.path, self.max_bytes = Path(path), max_bytes
+        self.path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    def __repr__(self): return f'SnapshotDirectory({str(self.path)!r})'
+    def _file(self, key) -> Path: return self.path / (hashlib.sha256(_session_id(key).encode()).hexdigest() + '.snapshot')
+    def save(self,
+             key:str, # The session's id
+             snapshot:Snapshot|bytes, # What `Sandbox.snapshot` returned, or its `to_bytes`
+             cells:int=0, # How many cells of the session the snapshot follows
+            ):
+        "Keep `snapshot` as `key`'s, replacing the one before it in one step"
+        header = json.dumps({'key': _session_id(key), 'cells': int(cells)}).encode() + b'\n'
+        fd, temporary = tempfile.mkstemp(dir=self.path, prefix='.saving-')
+        try:
+            with os.fdopen(fd, 'wb') as f:
+                f.write(header + _snapshot_bytes(snapshot)); f.flush(); os.fsync(f.fileno())
+            os.replace(temporary, self._file(key))
+        except BaseException:
+            if os.path.exists(temporary): os.unlink(temporary)
+            raise
+    def _read(self, file:Path) -> tuple:
+        with open(file, 'rb') as f:
+            header, body = f.readline(4096), f.read(self.max_bytes + 1)
+        try: head = json.loads(header)
+        except ValueError: raise ValueError(f'snapshot store: {file.name} is not a snapshot file') from None
+        if not (isinstance(head, dict) and isinstance(head.get('key'), str) and isinstance(head.get('cells'), int)):
+            raise ValueError(f'snapshot store: {file.name} is not a snapshot file')
+        return head, body
+    def load(self,
+             key:str, # The session's id
+            ) -> tuple:
+        "(`key`'s last `Snapshot`, the cells it follows), or (None, 0) when there is none"
+        file = self._file(key)
+        try: head, body = self._read(file)
+        except FileNotFoundError: return None, 0
+        if head['key'] != key: raise ValueError(f'snapshot store: {file.name} holds another session ({head["key"]!r})')
+        return Snapshot.from_bytes(body, max_bytes=self.max_bytes), head['cells']
+    def delete(self,
+               key:str, # The session's id
+              ):
+        "Forget `key`'s snapshot (nothing happens when there is none)"
+        self._file(key).unlink(missing_ok=True)
+    def keys(self) -> list:
+        "The session ids that have a snapshot here"
+        found = []
+        for file in sorted(self.path.glob('*.snapshot')):
+            try: found.append(self._read(file)[0]['key'])
+            except (OSError, ValueError): pass   # a stray or foreign file is not a session's
+        return found
+
+# %% ../../nbs/04_interp/10_snapshot.ipynb 31
+_TABLE = re.compile(r'[A-Za-z_][A-Za-z0-9_]{0,62}')
+
+class PostgresSnapshots:
+    "Snapshots kept in one table of a PostgreSQL server, one row per session id."
+    def __init__(self,
+                 dsn:str, # A libpq connection string or URL ('postgresql://user@host/db')
+                 table:str='toolcall_snapshots', # The table (created if missing)
+                 max_bytes:int=256 << 20, # Largest snapshot read back
+                ):
+        if not (isinstance(table, str) and _TABLE.fullmatch(table)): raise ValueError(f'PostgresSnapshots: {table!r} is not a table name')
+        self.dsn, self.table, self.max_bytes = dsn, table, max_bytes
+        self._connection, self._lock = None, threading.Lock()
+    def __repr__(self): return f'PostgresSnapshots(table={self.table!r})'   # never the connection string: it may hold a password
+    def __getstate__(self): return {'dsn': self.dsn, 'table': self.table, 'max_bytes': self.max_bytes}   # sent to another process: it connects itself
+    def __setstate__(self, state): self.__init__(**state)
+    def _execute(self, statement:str, params:tuple=()) -> list:
+        try: import psycopg
+        except ImportError: raise ImportError("PostgresSnapshots needs psycopg: pip install 'toolcall_lib[postgres]'") from None
+        query = statement.format(table=f'"{self.table}"')
+        with self._lock:
+            for attempt in range(2):   # a connection the server closed is replaced once; every statement here may be repeated
+                try:
+                    if self._connection is None or self._connection.closed:
+                        self._connection = psycopg.connect(self.dsn, autocommit=True)
+                        self._connection.execute(f'CREATE TABLE IF NOT EXISTS "{self.table}" (key text PRIMARY KEY, cells integer NOT NULL, '
+                                                 'snapshot bytea NOT NULL, saved_at timestamptz NOT NULL DEFAULT now())')
+                    with self._connection.cursor() as cursor:
+                        cursor.execute(query, params)
+                        return cursor.fetchall() if cursor.description else []
+                except psycopg.OperationalError:
+                    if self._connection is not None: self._connection.close()
+                    self._connection = None
+                    if attempt: raise
+    def save(self,
+             key:str, # The session's id
+             snapshot:Snapshot|bytes, # What `Sandbox.snapshot` returned, or its `to_bytes`
+             cells:int=0, # How many cells of the session the snapshot follows
+            ):
+        "Keep `snapshot` as `key`'s, replacing the one before it in one statement"
+        self._execute('INSERT INTO {table} (key, cells, snapshot) VALUES (%s, %s, %s) ON CONFLICT (key) DO UPDATE '
+                      'SET cells = EXCLUDED.cells, snapshot = EXCLUDED.snapshot, saved_at = now()',
+                      (_session_id(key), int(cells), _snapshot_bytes(snapshot)))
+    def load(self,
+             key:str, # The session's id
+            ) -> tuple:
+        "(`key`'s last `Snapshot`, the cells it follows), or (None, 0) when there is none"
+        rows = self._execute('SELECT cells, CASE WHEN length(snapshot) <= %s THEN snapshot END, length(snapshot) FROM {table} WHERE key = %s',
+                             (self.max_bytes, _session_id(key)))
+        if not rows: return None, 0
+        cells, data, size = rows[0]
+        if data is None: raise ValueError(f'snapshot: {size} bytes is more than max_bytes={self.max_bytes}')
+        return Snapshot.from_bytes(bytes(data), max_bytes=self.max_bytes), cells
+    def delete(self,
+               key:str, # The session's id
+              ):
+        "Forget `key`'s snapshot (nothing happens when there is none)"
+        self._execute('DELETE FROM {table} WHERE key = %s', (_session_id(key),))
+    def keys(self) -> list:
+        "The session ids that have a snapshot here"
+        return [key for key, in self._execute('SELECT key FROM {table} ORDER BY key')]
+    def close(self):
+        "Close the connection (the next call opens a new one)"
+        with self._lock:
+            if self._connection is not None: self._connection.close()
+            self._connection = None
