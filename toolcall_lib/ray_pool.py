@@ -6,7 +6,7 @@
 from __future__ import annotations
 import threading, time
 from dataclasses import replace
-from .interp import RunResult, Sandbox, SandboxError, SandboxPool
+from .interp import RunResult, Sandbox, SandboxError, SandboxPool, python_tool
 from fastcore.basics import patch
 
 # %% auto 0
@@ -307,3 +307,17 @@ def close(self:RaySandboxPool):
     self._nodes = {}
     try: ray.kill(self._directory)
     except Exception: pass
+
+# %% ../nbs/12_ray_pool.ipynb 24
+class _ClusterSession:
+    "One session of a `RaySandboxPool`, with `Sandbox.run`'s signature, for the `python` tool"
+    def __init__(self, pool, key): self.pool, self.key = pool, key
+    def run(self, code:str, timeout:float|None=None) -> RunResult: return self.pool.run(self.key, code, timeout)
+
+@patch
+def python_tool(self:RaySandboxPool,
+                key:str, # The session's id
+                name:str='python', # The tool name the model sees
+               ):
+    "The `python` tool bound to `key`'s session on the cluster: same parameters, description and schema as `python`"
+    return python_tool(_ClusterSession(self, key), name)
