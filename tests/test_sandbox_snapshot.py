@@ -131,3 +131,50 @@ def test_a_snapshot_directory_is_written_atomically(tmp_path, small_snapshot):
     assert store.load('r/1') == (small_snapshot, 2)            # a failed save left the last one whole
     (tmp_path / 'snaps' / 'stray.snapshot').write_bytes(b'garbage')
     assert store.keys() == ['r/1']
+
+
+@pytest.fixture(scope='module')
+def s3_server():
+    "An S3 server on 127.0.0.1 (moto's, a real HTTP server speaking S3's REST API), for the real boto3 client."
+    from moto.server import ThreadedMotoServer
+    server = ThreadedMotoServer(ip_address='127.0.0.1', port=0, verbose=False)
+    server.start()
+    host, port = server.get_host_and_port()
+    yield {'endpoint_url': f'http://{host}:{port}', 'region_name': 'us-east-1',
+           'aws_access_key_id': 'testing', 'aws_secret_access_key': 'testing'}
+    server.stop()
+
+
+def test_s3_snapshots_round_trip_through_boto3(s3_server, small_snapshot):
+    import boto3
+    from toolcall_lib.interp.snapshot import S3Snapshots
+    boto3.client('s3', **s3_server).create_bucket(Bucket='sessions')
+    store = S3Snapshots('sessions', prefix='run-1/', **s3_server)
+    assert store.load('chat-1') == (None, 0)
+    store.save('chat-1', small_snapshot, cells=2)
+    store.save('chät/2', small_snapshot.to_bytes(), cells=5)    # any id: the object's name is its hash
+    assert store.keys() == ['chat-1', 'chät/2']
+    elsewhere = _pickle.loads(_pickle.dumps(store))             # as a Ray actor receives it: its own client
+    saved, cells = elsewhere.load('chat-1')
+    assert cells == 2 and saved == small_snapshot
+    with Sandbox.restore(saved) as again: assert again.run('rows').value == '[1, 2, 3]'
+    store.delete('chat-1'); store.delete('chat-1')
+    assert store.keys() == ['chät/2']
+    assert 'testing' not in repr(store)
+
+
+def test_s3_snapshots_refuse_big_or_foreign_objects(s3_server, small_snapshot):
+    import boto3
+    from toolcall_lib.interp.snapshot import S3Snapshots
+    client = boto3.client('s3', **s3_server)
+    client.create_bucket(Bucket='hostile')
+    store = S3Snapshots('hostile', max_bytes=4096, **s3_server)
+    store.save('big', Snapshot(files=(('blob.bin', b'x' * (1 << 20)),)))
+    with pytest.raises(ValueError, match='more than max_bytes=4096'): store.load('big')
+    name = store._object('a')
+    client.put_object(Bucket='hostile', Key=name, Body=b'{"key": "b", "cells": 1}\n' + small_snapshot.to_bytes())
+    with pytest.raises(ValueError, match='holds another session'): store.load('a')
+    client.put_object(Bucket='hostile', Key=name, Body=b'not a header\n{}')
+    with pytest.raises(ValueError, match='not a snapshot file'): store.load('a')
+    client.put_object(Bucket='hostile', Key=store.prefix + 'stray.snapshot', Body=b'junk')
+    assert store.keys() == ['big']

@@ -11,7 +11,7 @@ from .protocol import _patch
 from .host import Sandbox, SandboxError
 
 # %% auto 0
-__all__ = ['Snapshot', 'snapshot', 'Restored', 'SnapshotDirectory', 'PostgresSnapshots']
+__all__ = ['Snapshot', 'snapshot', 'Restored', 'SnapshotDirectory', 'PostgresSnapshots', 'S3Snapshots']
 
 # %% ../../nbs/04_interp/10_snapshot.ipynb 10
 _NAME = re.compile(r'[A-Za-z_][A-Za-z0-9_]*')
@@ -240,6 +240,26 @@ def _snapshot_bytes(snapshot) -> bytes:
     if isinstance(snapshot, (bytes, bytearray)): return bytes(snapshot)
     raise TypeError(f'snapshot store: save a Snapshot or its bytes, not {type(snapshot).__name__}')
 
+def _stored(key, snapshot, cells:int) -> bytes:
+    "What a store keeps for `key`: a one-line JSON header (the session id, the cells), then the snapshot's bytes"
+    return json.dumps({'key': _session_id(key), 'cells': int(cells)}).encode() + b'\n' + _snapshot_bytes(snapshot)
+
+def _header(data:bytes, name:str) -> tuple:
+    "(the header, the bytes after it) of what `_stored` wrote; anything else is refused"
+    line, _, body = data.partition(b'\n')
+    try: head = json.loads(line) if len(line) < 4096 else None
+    except ValueError: head = None
+    if not (isinstance(head, dict) and isinstance(head.get('key'), str) and type(head.get('cells')) is int):
+        raise ValueError(f'snapshot store: {name} is not a snapshot file')
+    return head, body
+
+def _loaded(data:bytes, key:str, max_bytes:int, name:str) -> tuple:
+    "(the Snapshot, its cells) from what a store read for `key` (at most max_bytes and a header), every part checked"
+    head, body = _header(data, name)
+    if head['key'] != key: raise ValueError(f'snapshot store: {name} holds another session ({head["key"]!r})')
+    if len(body) > max_bytes: raise ValueError(f'snapshot: more than max_bytes={max_bytes} bytes')
+    return Snapshot.from_bytes(body, max_bytes=max_bytes), head['cells']
+
 class SnapshotDirectory:
     "Snapshots kept as files in one host directory, one per session id, each replaced atomically."
     def __init__(self,
@@ -256,32 +276,24 @@ class SnapshotDirectory:
              cells:int=0, # How many cells of the session the snapshot follows
             ):
         "Keep `snapshot` as `key`'s, replacing the one before it in one step"
-        header = json.dumps({'key': _session_id(key), 'cells': int(cells)}).encode() + b'\n'
+        data = _stored(key, snapshot, cells)
         fd, temporary = tempfile.mkstemp(dir=self.path, prefix='.saving-')
         try:
             with os.fdopen(fd, 'wb') as f:
-                f.write(header + _snapshot_bytes(snapshot)); f.flush(); os.fsync(f.fileno())
+                f.write(data); f.flush(); os.fsync(f.fileno())
             os.replace(temporary, self._file(key))
         except BaseException:
             if os.path.exists(temporary): os.unlink(temporary)
             raise
-    def _read(self, file:Path) -> tuple:
-        with open(file, 'rb') as f:
-            header, body = f.readline(4096), f.read(self.max_bytes + 1)
-        try: head = json.loads(header)
-        except ValueError: raise ValueError(f'snapshot store: {file.name} is not a snapshot file') from None
-        if not (isinstance(head, dict) and isinstance(head.get('key'), str) and isinstance(head.get('cells'), int)):
-            raise ValueError(f'snapshot store: {file.name} is not a snapshot file')
-        return head, body
+    def _read(self, file:Path, size:int) -> bytes:
+        with open(file, 'rb') as f: return f.read(size)
     def load(self,
              key:str, # The session's id
             ) -> tuple:
         "(`key`'s last `Snapshot`, the cells it follows), or (None, 0) when there is none"
-        file = self._file(key)
-        try: head, body = self._read(file)
+        try: data = self._read(self._file(key), self.max_bytes + 4097)
         except FileNotFoundError: return None, 0
-        if head['key'] != key: raise ValueError(f'snapshot store: {file.name} holds another session ({head["key"]!r})')
-        return Snapshot.from_bytes(body, max_bytes=self.max_bytes), head['cells']
+        return _loaded(data, key, self.max_bytes, self._file(key).name)
     def delete(self,
                key:str, # The session's id
               ):
@@ -291,7 +303,7 @@ class SnapshotDirectory:
         "The session ids that have a snapshot here"
         found = []
         for file in sorted(self.path.glob('*.snapshot')):
-            try: found.append(self._read(file)[0]['key'])
+            try: found.append(_header(self._read(file, 4096), file.name)[0]['key'])
             except (OSError, ValueError): pass   # a stray or foreign file is not a session's
         return found
 
@@ -361,3 +373,59 @@ class PostgresSnapshots:
         with self._lock:
             if self._connection is not None: self._connection.close()
             self._connection = None
+
+# %% ../../nbs/04_interp/10_snapshot.ipynb 34
+class S3Snapshots:
+    "Snapshots kept as objects in an S3-style bucket, one per session id."
+    def __init__(self,
+                 bucket:str, # The bucket (it must exist)
+                 prefix:str='toolcall-snapshots/', # Put before each object's name
+                 max_bytes:int=256 << 20, # Largest snapshot read back
+                 **client_options, # For `boto3.client('s3', ...)`: endpoint_url, region_name, aws_access_key_id, ...
+                ):
+        if not (isinstance(bucket, str) and bucket): raise ValueError(f'S3Snapshots: {bucket!r} is not a bucket name')
+        self.bucket, self.prefix, self.max_bytes, self.client_options = bucket, prefix, max_bytes, client_options
+        self._client, self._lock = None, threading.Lock()
+    def __repr__(self): return f'S3Snapshots(bucket={self.bucket!r}, prefix={self.prefix!r})'   # never the credentials
+    def __getstate__(self): return {'bucket': self.bucket, 'prefix': self.prefix, 'max_bytes': self.max_bytes, **self.client_options}
+    def __setstate__(self, state): self.__init__(**state)
+    @property
+    def client(self):
+        "The boto3 S3 client (made on first use, in each process)"
+        with self._lock:
+            if self._client is None:
+                try: import boto3
+                except ImportError: raise ImportError("S3Snapshots needs boto3: pip install 'toolcall_lib[s3]'") from None
+                self._client = boto3.client('s3', **self.client_options)
+            return self._client
+    def _object(self, key) -> str: return self.prefix + hashlib.sha256(_session_id(key).encode()).hexdigest() + '.snapshot'
+    def save(self,
+             key:str, # The session's id
+             snapshot:Snapshot|bytes, # What `Sandbox.snapshot` returned, or its `to_bytes`
+             cells:int=0, # How many cells of the session the snapshot follows
+            ):
+        "Keep `snapshot` as `key`'s (an object PUT replaces the one before it whole)"
+        self.client.put_object(Bucket=self.bucket, Key=self._object(key), Body=_stored(key, snapshot, cells))
+    def _read(self, name:str, size:int) -> bytes|None:
+        try: return self.client.get_object(Bucket=self.bucket, Key=name, Range=f'bytes=0-{size - 1}')['Body'].read()
+        except self.client.exceptions.NoSuchKey: return None
+    def load(self,
+             key:str, # The session's id
+            ) -> tuple:
+        "(`key`'s last `Snapshot`, the cells it follows), or (None, 0) when there is none"
+        data = self._read(self._object(key), self.max_bytes + 4097)
+        return (None, 0) if data is None else _loaded(data, key, self.max_bytes, self._object(key))
+    def delete(self,
+               key:str, # The session's id
+              ):
+        "Forget `key`'s snapshot (nothing happens when there is none)"
+        self.client.delete_object(Bucket=self.bucket, Key=self._object(key))
+    def keys(self) -> list:
+        "The session ids that have a snapshot here"
+        found = []
+        for page in self.client.get_paginator('list_objects_v2').paginate(Bucket=self.bucket, Prefix=self.prefix):
+            for item in page.get('Contents', []):
+                if not item['Key'].endswith('.snapshot'): continue
+                try: found.append(_header(self._read(item['Key'], 4096) or b'', item['Key'])[0]['key'])
+                except ValueError: pass   # a stray or foreign object is not a session's
+        return sorted(found)
