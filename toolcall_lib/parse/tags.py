@@ -11,12 +11,11 @@ from .payloads import (_Budget, _CDATA_CLOSE, _CDATA_OPEN, _FAILED, _NotJSON, _R
     _valid_name, _calls_or_refusals, _object_lines)
 from .core import (_Block, _NO_EVENTS, _RUN, _block_opener, _ends, _hidden, _read, _bare_name,
     _all_refused, _reasoning_opener)
-from .table import (_FAMILIES, _OPENER_RUNS, _SHORTCUTS, _add_examples, _add_reader, _json_call,
-    _markers, _python_call, _register)
+from .table import Format, _json_call, _markers, _python_call
 from .results import ParseResult, ToolCall, _policy_for
 
 # %% auto 0
-__all__ = []
+__all__ = ['FORMATS']
 
 # %% ../../nbs/03_parse/03_tags.ipynb 8
 def _tag_markers(name:str) -> tuple:
@@ -87,7 +86,6 @@ def _opener_run(parser, buffer:str, starts:list|None, position:int) -> tuple:
         position = new_position
         if kind != 'calls' and kind != 'rejected': break
     return position, False
-_OPENER_RUNS.append(_opener_run)
 
 # %% ../../nbs/03_parse/03_tags.ipynb 12
 def _pair_call(body:str, key_tag:str='arg_key', value_tag:str='arg_value', separator:str='', span=None):
@@ -234,7 +232,7 @@ class _CDATABlock(_Block):
 # %% ../../nbs/03_parse/03_tags.ipynb 21
 _QUICK_BODY = 64   # a bare opener's body read without a block is shorter than this and holds no `<`
 _CALL_CHARS = re.compile(r'[{\[(=]')   # a bare `<tool_call>` body without any of these reads no call (see below)
-_HERMES_READERS = None   # the `<tool_call>` family's readers once all are declared: what `_reads_nothing` knows of them
+_KNOWN_READERS = True   # whether `_reads_nothing` and the Hermes shortcut may answer for the Hermes readers (a test turns it off)
 
 def _empty_block(scanner, text:str, position:int, marker:str, stoppers:tuple, name:str, final:bool=False):
     """The segment of a bare `marker` at `position` whose short body (no markup) the next opener of its kind ends
@@ -261,7 +259,7 @@ def _reads_nothing(scanner, body:str, marker:str, name:str, attributes:dict|None
     """Whether family `name` reads no call in the `body` of `marker` (the whole opening tag, with `attributes`), as an
     unclosed block; budget spent on a call is restored. `tag`: the family's readers take a tag's attributes and opening."""
     if (attributes is None and _CALL_CHARS.search(body) is None and '<' not in body
-            and _FAMILIES[name].readers == _HERMES_READERS): return True   # no JSON, call, pair
+            and name == 'hermes' and _KNOWN_READERS): return True   # no JSON, call, pair
     budget, cache = scanner.budget, scanner.empty_reads
     # short bodies: asked once per parse (a read that spent no repair budget answers the same again: the budget never grows)
     key = (marker, body) if len(body) <= 4 and not attributes else None
@@ -341,40 +339,16 @@ def _markup_reader(label:str, bare_name:bool=False):
         found_format, calls = _markup_body_calls(body, attributes, scanner.budget, bare_name)
         return (label if found_format == 'hermes' else found_format), calls
     return read
-_register('hermes', _tag_markers('tool_call'),
-          _tag_opener('hermes', closers=('</tool_calls>',), preview=True, block=_CDATABlock, quick=_empty_block),
-          reader=_markup_reader('hermes', bare_name=True))
-_add_examples(
-    'hermes',
-    {
-        'hermes': lambda name, arguments: f'<tool_call>\n{_json_call(name, arguments)}\n</tool_call>',
-        'qwen3_coder': lambda name, arguments: '<tool_call>\n<function='
-        + name
-        + '>\n'
-        + ''.join(f'<parameter={key}>\n{value}\n</parameter>\n' for key, value in arguments.items())
-        + '</function>\n</tool_call>',
-        'glm45': lambda name, arguments: f'<tool_call>{name}\n'
-        + ''.join(f'<arg_key>{key}</arg_key>\n<arg_value>{value}</arg_value>\n' for key, value in arguments.items())
-        + '</tool_call>',
-    },
-)
 
 # %% ../../nbs/03_parse/03_tags.ipynb 31
 def _seed_oss_reader(body, scanner, attributes, opening):
     found_format, calls = _markup_body_calls(body, attributes, scanner.budget)
     return ('seed_oss' if found_format in ('qwen3_coder', 'hermes') else found_format), calls
 
-_register('seed_oss', _tag_markers('seed:tool_call'), _tag_opener('seed_oss', block=_CDATABlock), reader=_seed_oss_reader)
-_add_examples('seed_oss', {'seed_oss': lambda name, arguments: f'<seed:tool_call>\n<function={name}>\n' + ''.join(
-    f'<parameter={key}>{value}</parameter>\n' for key, value in arguments.items()) + '</function>\n</seed:tool_call>'})
-
 # %% ../../nbs/03_parse/03_tags.ipynb 34
 def _tool_calls_reader(body, scanner, attributes, opening):
     found_format, calls = _markup_body_calls(body, attributes, scanner.budget)
     return ('jamba' if found_format == 'hermes' else found_format), calls
-
-_register('jamba', _tag_markers('tool_calls'), _tag_opener('jamba', text_openers=_tag_reads_nothing),
-          reader=_tool_calls_reader)
 
 # %% ../../nbs/03_parse/03_tags.ipynb 39
 class _ParametersAfter:
@@ -428,13 +402,6 @@ class _FunctionCallBlock(_CDATABlock):
         scanner.pending = _ParametersAfter(start, end, calls[0].name)
         return scanner.pending.resume(scanner, text, final)
 _function_call_reader = _markup_reader('xml', bare_name=True)
-_register('xml', _tag_markers('function_call'), _tag_opener('xml', preview=True, block=_FunctionCallBlock),
-          reader=_function_call_reader)
-_add_examples('xml', {
-    'seed_arguments': lambda name, arguments: f'<function_call name="{name}">' + ''.join(
-        f'<argument name="{key}">{value}</argument>' for key, value in arguments.items()) + '</function_call>',
-    'seed_name_then_parameters': lambda name, arguments: f'<function_call>{name}</function_call>' + ''.join(
-        f'<function parameter name="{key}">{value}</function parameter>' for key, value in arguments.items())})
 
 # %% ../../nbs/03_parse/03_tags.ipynb 43
 def _invoke_calls(body:str, prefix:str, budget:_Budget, suffix:str='') -> list:
@@ -476,37 +443,11 @@ def _tool_reader(body, scanner, attributes, opening):
     if not name: return 'xml', []
     call = _named_call(name, body, scanner.budget)
     return 'xml', [call] if call is not None else []
-_register(
-    'function_calls', _tag_markers('function_calls'),
-    _tag_opener('function_calls', block=_CDATABlock, text_openers=_tag_reads_nothing),
-    reader=_function_calls_reader
-)
-_register('invoke', _tag_markers('invoke'), _tag_opener('invoke', block=_CDATABlock), reader=_invoke_reader)
-_register('minimax', _tag_markers('minimax:tool_call'), _tag_opener('minimax', block=_CDATABlock), reader=_minimax_reader)
-_register('tool_use', _tag_markers('tool_use'), _tag_opener('tool_use', block=_CDATABlock), reader=_tool_use_reader)
-_register('tool', ('<tool ',), _tag_opener('tool', block=_CDATABlock, text_openers=_tool_reads_nothing), reader=_tool_reader)
 def _invoke_example(name:str, arguments:dict, prefix:str='', line:str='\n') -> str:
     "`<invoke name>` with one `<parameter name>` per argument (tags after `prefix`, each ending with `line`)."
     parameters = ''.join(f'<{prefix}parameter name="{key}" string="true">{value}</{prefix}parameter>{line}'
                          for key, value in arguments.items())
     return f'<{prefix}invoke name="{name}">{line}{parameters}</{prefix}invoke>'
-_add_examples(
-    'function_calls',
-    {
-        'invoke': lambda name, arguments: f'<function_calls>\n{_invoke_example(name, arguments)}\n</function_calls>',
-        'seed_invoke_json': lambda name, arguments:
-            f'<function_calls><invoke name="{name}">{json.dumps(arguments)}</invoke></function_calls>',
-    },
-)
-_add_examples(
-    'minimax',
-    {
-        'minimax': lambda name, arguments:
-            f'<minimax:tool_call>\n{_invoke_example(name, arguments)}\n</minimax:tool_call>'
-    },
-)
-_add_examples('tool', {'seed_tool': lambda name, arguments: f'<tool name="{name}">' + ''.join(
-    f'<{key}>{value}</{key}>' for key, value in arguments.items()) + '</tool>'}, fragments=('</tool_use>',))
 
 # %% ../../nbs/03_parse/03_tags.ipynb 50
 _DSML_PREFIXES = ('｜DSML｜', '|DSML|', 'DSML|', 'DSML')
@@ -514,20 +455,6 @@ _DSML_PREFIXES = ('｜DSML｜', '|DSML|', 'DSML|', 'DSML')
 def _dsml_reader(body, scanner, attributes, opening):
     prefix = opening[1:].split('function_calls', 1)[0].split('tool_calls', 1)[0]
     return 'dsml', _invoke_calls(body, prefix, scanner.budget)
-
-_register('dsml', tuple(marker for prefix in _DSML_PREFIXES for wrapper in ('function_calls', 'tool_calls')
-                        for marker in _tag_markers(prefix + wrapper)), _tag_opener('dsml', block=_CDATABlock), reader=_dsml_reader)
-_add_examples(
-    'dsml',
-    {
-        'dsml': lambda name, arguments:
-            f'<｜DSML｜function_calls>\n{_invoke_example(name, arguments, "｜DSML｜")}\n</｜DSML｜function_calls>',
-        'dsml_ascii': lambda name, arguments:
-            f'<|DSML|tool_calls>{_invoke_example(name, arguments, "|DSML|", "")}</|DSML|tool_calls>',
-        'dsml_bare': lambda name, arguments:
-            f'<DSMLtool_calls>{_invoke_example(name, arguments, "DSML", "")}</DSMLtool_calls>',
-    },
-)
 
 # %% ../../nbs/03_parse/03_tags.ipynb 53
 def _bare_function_reader(body, scanner):
@@ -546,41 +473,17 @@ def _open_function(scanner, text, position, marker, final):
     block.search_from = end + 1   # the body keeps its opening tag, which the reader needs for the name
     return scanner._finish_block(text, final)
 
-_register('functionary', ('<function=', '<function '), _open_function)
-_add_examples('functionary', {
-    'qwen3_coder_bare': lambda name, arguments: f'<function={name}>\n' + ''.join(
-        f'<parameter={key}>{value}</parameter>\n' for key, value in arguments.items()) + '</function>',
-    'functionary_v31': lambda name, arguments: f'<function={name}>{json.dumps(arguments)}</function>',
-    'functionary_named': lambda name, arguments: f'<function name="{name}">{json.dumps(arguments)}</function>'})
-
 # %% ../../nbs/03_parse/03_tags.ipynb 56
 _DSML_SPACED = '｜DSML｜ '
 
 def _dsml_spaced_reader(body, scanner, attributes, opening):
     return 'dsml', _invoke_calls(body, _DSML_SPACED, scanner.budget)
 
-_register('dsml_spaced', tuple(marker for wrapper in ('calls', 'tool_calls', 'function_calls')
-                               for marker in _tag_markers(_DSML_SPACED + wrapper)),
-          _tag_opener('dsml_spaced', block=_CDATABlock), reader=_dsml_spaced_reader)
-_add_examples(
-    'dsml_spaced',
-    {
-        'dsml_spaced': lambda name, arguments:
-            f'<{_DSML_SPACED}calls>\n{_invoke_example(name, arguments, _DSML_SPACED)}\n</{_DSML_SPACED}calls>'
-    },
-    fragments=('<｜DSML｜ parameter name="x" string="false">',),
-)
-
 # %% ../../nbs/03_parse/03_tags.ipynb 59
 _GCML_PREFIXES = ('｜GCML｜', '|GCML|')
 
 def _gcml_reader(body, scanner, attributes, opening):
     return 'gcml', _invoke_calls(body, opening[1:opening.index('GCML') + 5], scanner.budget)
-
-_register('gcml', tuple(marker for prefix in _GCML_PREFIXES for wrapper in ('tool_calls', 'function_calls')
-                        for marker in _tag_markers(prefix + wrapper)), _tag_opener('gcml', block=_CDATABlock), reader=_gcml_reader)
-_add_examples('gcml', {'gcml': lambda name, arguments:
-    f'<｜GCML｜tool_calls>\n{_invoke_example(name, arguments, "｜GCML｜")}\n</｜GCML｜tool_calls>'})
 
 # %% ../../nbs/03_parse/03_tags.ipynb 62
 _HUNYUAN_SUFFIX = ':opensource'
@@ -603,10 +506,6 @@ def _hunyuan_preview_reader(body, scanner, attributes, opening):
     if not (('<arg_key' in body or '<tool_sep>' in body) and '<tool_call' in body): return None
     return 'hunyuan', _hunyuan_calls(body)
 
-_register('hunyuan', (f'<tool_calls{_HUNYUAN_SUFFIX}>', f'<tool_call{_HUNYUAN_SUFFIX}>'),
-          _tag_opener('hunyuan', text_openers=_tag_reads_nothing),
-          reader=_hunyuan_reader)
-_add_reader('jamba', 20, _hunyuan_preview_reader)
 
 def _hunyuan_example(name:str, arguments:dict, suffix:str='', separator:bool=True) -> str:
     pairs = ''.join(f'<arg_key{suffix}>{key}</arg_key{suffix}>\n<arg_value{suffix}>{value}</arg_value{suffix}>\n'
@@ -616,21 +515,10 @@ def _hunyuan_example(name:str, arguments:dict, suffix:str='', separator:bool=Tru
     )
     return f'<tool_calls{suffix}>\n{call}\n</tool_calls{suffix}>'
 
-_add_examples(
-    'hunyuan', {'hunyuan_shipping': lambda name, arguments: _hunyuan_example(name, arguments, _HUNYUAN_SUFFIX)}
-)
-_add_examples('jamba', {'hunyuan': _hunyuan_example,
-                        'hunyuan_hy4': lambda name, arguments: _hunyuan_example(name, arguments, separator=False)})
-
 # %% ../../nbs/03_parse/03_tags.ipynb 67
 def _iquest_reader(body, scanner, attributes, opening):
     call = _pair_call(body)
     return 'iquest', [call] if call is not None else []
-
-_register('iquest', _tag_markers('iquest_tool_call'), _tag_opener('iquest', text_openers=_tag_reads_nothing),
-          reader=_iquest_reader)
-_add_examples('iquest', {'iquest': lambda name, arguments: f'<iquest_tool_call>{name}' + ''.join(
-    f'<arg_key>{key}</arg_key><arg_value>{value}</arg_value>' for key, value in arguments.items()) + '</iquest_tool_call>'})
 
 # %% ../../nbs/03_parse/03_tags.ipynb 72
 def _k2_horizon_body(body:str, budget:_Budget, span=None) -> list:
@@ -647,24 +535,8 @@ def _k2_horizon_reader(body, scanner):
         calls.extend(_k2_horizon_body(content, scanner.budget, span))
     return 'k2_horizon', calls
 
-_register(
-    'k2_horizon', ('<ifm|tool_calls>',), _quick_block_opener('k2_horizon', ('</ifm|tool_calls>',)), reader=_k2_horizon_reader
-)
-_register('k2_horizon_call', ('<ifm|tool_call>',), _quick_block_opener('k2_horizon_call', ('</ifm|tool_call>',)),
-          reader=_k2_horizon_reader)
-_add_examples('k2_horizon', {
-    'k2_horizon': lambda name, arguments: f'<ifm|tool_calls><ifm|tool_call>{name}' + ''.join(
-        f'<ifm|arg_key>{key}</ifm|arg_key><ifm|arg_value>{value}</ifm|arg_value>' for key, value in arguments.items())
-        + '</ifm|tool_call></ifm|tool_calls>',
-    'k2_horizon_json': lambda name, arguments:
-        f'<ifm|tool_calls><ifm|tool_call>{_json_call(name, arguments)}</ifm|tool_call></ifm|tool_calls>'})
-for think in ('think', 'think_fast', 'think_faster'):
-    _register(f'k2_horizon_{think}', (f'<ifm|{think}>',), _reasoning_opener(f'</ifm|{think}>'))
-_register('k2_horizon_end', ('</ifm|tool_calls>', '</ifm|think>', '</ifm|think_fast>', '</ifm|think_faster>'), _hidden)
-
 # %% ../../nbs/03_parse/03_tags.ipynb 77
-_add_examples('functionary', {'minicpm5': lambda name, arguments: f'<function name="{name}">' + ''.join(
-    f'<param name="{key}">{value}</param>' for key, value in arguments.items()) + '</function>'})
+#| export
 
 # %% ../../nbs/03_parse/03_tags.ipynb 80
 _MINIMAX_NS = ']<]minimax[>['
@@ -726,25 +598,12 @@ def _open_minimax_m3(scanner, text, position, marker, final):
     ):
         return None
     return after, 'hidden', None
-_register('minimax_m3', (_MINIMAX_NS,), _open_minimax_m3)
 
 # %% ../../nbs/03_parse/03_tags.ipynb 81
-_add_examples(
-    'minimax_m3',
-    {
-        'minimax_m3': lambda name, arguments: f'{_MINIMAX_NS}<tool_call>\n{_MINIMAX_NS}<invoke name="{name}">\n'
-        + ''.join(f'{_MINIMAX_NS}<{key}>{value}{_MINIMAX_NS}</{key}>\n' for key, value in arguments.items())
-        + f'{_MINIMAX_NS}</invoke>\n{_MINIMAX_NS}</tool_call>'
-    },
-    fragments=(']<]minimax[>[<tool_call>', ']<]minimax[>[<invoke name="a">', '<item>', '</item>'),
-)
+#| export
 
 # %% ../../nbs/03_parse/03_tags.ipynb 84
-_register(
-    'longcat', _tag_markers('longcat_tool_call'), _tag_opener('longcat', preview=True), reader=_markup_reader('longcat')
-)
-_add_examples('longcat', {'longcat': lambda name, arguments:
-    f'<longcat_tool_call>\n{_json_call(name, arguments)}\n</longcat_tool_call>'})
+#| export
 
 # %% ../../nbs/03_parse/03_tags.ipynb 87
 def _longcat_pairs_reader(body, scanner, attributes, opening):
@@ -752,13 +611,6 @@ def _longcat_pairs_reader(body, scanner, attributes, opening):
     if stripped[:1] in ('{', '[', '<'): return None   # JSON, or elements: the generic reader's
     call = _pair_call(stripped, 'longcat_arg_key', 'longcat_arg_value')
     return ('longcat', [call]) if call is not None else None
-
-_add_reader('longcat', 10, _longcat_pairs_reader)
-_register('longcat_think', ('<longcat_think>',), _reasoning_opener('</longcat_think>'))
-_register('longcat_think_end', ('</longcat_think>',), _hidden)
-_add_examples('longcat', {'longcat_pairs': lambda name, arguments: f'<longcat_tool_call>{name}' + ''.join(
-    f'<longcat_arg_key>{key}</longcat_arg_key><longcat_arg_value>{value}</longcat_arg_value>'
-    for key, value in arguments.items()) + '</longcat_tool_call>'})
 
 # %% ../../nbs/03_parse/03_tags.ipynb 90
 _CWM_CLOSE = '</tool>'
@@ -805,13 +657,6 @@ def _open_cwm(scanner, text, position, marker, final):
                              ends=_CWM_ENDS)
     return scanner._finish_block(text, final)
 
-_register('cwm', ('<tool:',), _open_cwm)
-_add_examples(
-    'cwm',
-    {'cwm': lambda name, arguments: f'<tool: {name}>\n{json.dumps(arguments)}\n</tool>'},
-    fragments=('<tool: ', '<tool: function>\n', '<tool: a>\n', '<tool: a'),
-)
-
 # %% ../../nbs/03_parse/03_tags.ipynb 95
 # spaces, then a (dotted) name and `(`; only ever `match`ed
 _CALL_HEAD = re.compile(r'[ \t\r\n]*([^\W\d][\w.]{0,127})\(')
@@ -835,10 +680,6 @@ def _olmo3_reader(body, scanner, attributes, opening):
     if body.rstrip()[-1:] not in _CLOSING: return 'olmo3', []   # the last call is left open (see below)
     listed = _call_lines(body)   # the body opens with `name(`: Pythonic calls, one per line, or nothing that reads
     return 'olmo3', _pythonic_calls(listed) if listed is not None else []
-
-_add_reader('function_calls', 10, _olmo3_reader)
-_add_examples('function_calls', {'olmo3': lambda name, arguments: f'<function_calls>{_python_call(name, arguments)}</function_calls>'},
-              fragments=('<function_calls>a(x=1)\n', 'b(y=2)\n'))
 
 # %% ../../nbs/03_parse/03_tags.ipynb 100
 _SPACES = re.compile(r'[ \t\r\n]*')
@@ -866,10 +707,6 @@ def _minimax_m1_reader(body, scanner, attributes, opening):
             call.span = (start, end); calls.append(call)
     return 'minimax_m1', calls
 
-_add_reader('jamba', 10, _minimax_m1_reader)
-_add_examples('jamba', {'minimax_m1': lambda name, arguments: f'<tool_calls>\n{_json_call(name, arguments)}\n</tool_calls>'},
-              fragments=('{"name": "a", "arguments": {}}\n',))
-
 # %% ../../nbs/03_parse/03_tags.ipynb 105
 def _dots_reader(body, scanner, attributes, opening):
     stripped = body.strip()
@@ -877,20 +714,8 @@ def _dots_reader(body, scanner, attributes, opening):
     value = _loads(stripped, scanner.budget) if stripped[:1] in ('{', '[') else _FAILED
     return 'dots', _calls_from_payload(value) if value is not _FAILED else []
 
-_register('dots', _tag_markers('dots_function_call'), _tag_opener('dots', block=_CDATABlock), reader=_dots_reader)
-_add_examples(
-    'dots',
-    {
-        'dots': lambda name, arguments: f'<dots_function_call><invoke name="{name}">'
-        + ''.join(f'<parameter name="{key}">{value}</parameter>' for key, value in arguments.items())
-        + '</invoke></dots_function_call>'
-    },
-)
-
 # %% ../../nbs/03_parse/03_tags.ipynb 108
-_register('nemotron', _tag_markers('TOOLCALL'), _tag_opener('nemotron'), reader=_markup_reader('nemotron'))
-_add_examples('nemotron', {'nemotron': lambda name, arguments:
-    f'<TOOLCALL>{json.dumps([{"name": name, "arguments": arguments}])}</TOOLCALL>'})
+#| export
 
 # %% ../../nbs/03_parse/03_tags.ipynb 111
 def _is_definition(item) -> bool:
@@ -911,12 +736,6 @@ def _qwen25_coder_reader(body, scanner):
     if not items or any(item is not _FAILED and _is_definition(item) for item in items): return 'qwen25_coder', []
     return 'qwen25_coder', _calls_or_refusals(sources, values) or []
 
-_register('qwen25_coder', ('<tools>',), _quick_block_opener('qwen25_coder', ('</tools>',), prose_without_calls=True),
-          reader=_qwen25_coder_reader)
-_add_examples(
-    'qwen25_coder', {'qwen25_coder': lambda name, arguments: f'<tools>\n{_json_call(name, arguments)}\n</tools>'}
-)
-
 # %% ../../nbs/03_parse/03_tags.ipynb 117
 # Bounded runs, and the JSON is only looked for at the end (`(?=\{)`): one short match at the start of a body.
 _NAME_THEN_JSON = re.compile(
@@ -935,20 +754,6 @@ def _name_then_json_reader(body, scanner, attributes, opening):
     found_format = 'step_audio2' if found[1] else 'glm53' if found[3] else 'telechat4'
     return found_format, [_RawCall(found[2], stripped[found.end():], json_slot=True)]
 
-_add_reader('hermes', 10, _param_pairs_reader)
-_add_reader('hermes', 20, _name_then_json_reader)
-_add_examples(
-    'hermes',
-    {
-        'telechat4': lambda name, arguments: f'<tool_call>{name}'
-        + ''.join(f'<param_key>{key}</param_key><param_value>{value}</param_value>' for key, value in arguments.items())
-        + '</tool_call>',
-        'telechat4_json': lambda name, arguments: f'<tool_call>{name}{json.dumps(arguments)}</tool_call>',
-        'step_audio2': lambda name, arguments: f'<tool_call>function\n{name}\n{json.dumps(arguments)}</tool_call>',
-    },
-    fragments=('<tool_call>a{', '<tool_call>function\na\n', '<tool_call>a>'),
-)
-
 # %% ../../nbs/03_parse/03_tags.ipynb 120
 # one `key=value` word after spaces: a quoted value runs to its quote on the same line, a bare one to the next space
 _WORD_PAIR = re.compile(r'[ \t\r\n]+([^\W\d][\w.-]{0,127})=("[^"\n]*"|\'[^\'\n]*\'|[^\s"\'<>]+)')
@@ -966,16 +771,11 @@ def _word_pairs_reader(body, scanner, attributes, opening):
     if not arguments or body[position:].strip(): return None   # a word that is no `key=value`: not this shape
     return 'glm47', [_RawCall(head[1], arguments, text_keys=frozenset(arguments))]
 
-_add_reader('hermes', 30, _word_pairs_reader)
-_add_examples('hermes', {'glm47_words': lambda name, arguments: f'<tool_call>{name} ' + ' '.join(
-    f'{key}="{value}"' for key, value in arguments.items()) + '</tool_call>'}, fragments=('<tool_call>a x=1', ' y="a b"'))
-
 # %% ../../nbs/03_parse/03_tags.ipynb 123
 _HERMES_END = _ends(('</tool_call>', '</tool_calls>'), ('<tool_call>', '<tool_call '))[0]   # a bare block's ends
-# The readers whose answers the shortcut (and `_reads_nothing`) know: on a body with no `{`, `[`, `(` or `=` (and
+# The shortcut (and `_reads_nothing`) know the Hermes record's readers: on a body with no `{`, `[`, `(` or `=` (and
 # no `<`, which ends a bare opener's body), TeleChat's pairs, name+JSON and GLM-4.7's words find nothing, and the
 # markup reader finds no call, or a lone name (text in an unclosed block).
-_HERMES_READERS = list(_FAMILIES['hermes'].readers)
 
 def _hermes_message(text:str, tools):
     "One-shot: the `ParseResult` of a text whose one marker is a plain Hermes block, as the scanner gives it; or None."
@@ -993,8 +793,8 @@ def _hermes_message(text:str, tools):
     if (text.find(_CDATA_OPEN, body_start, close) != -1 or markers.prose.search(text, end) is not None
             or (words is not None and words.search(text, end) is not None)): return None   # a section; a marker after
     stripped = text[body_start:close].strip()
-    # readers 10 to 30 do not take a JSON object, and 100 reads it as below
-    if stripped[:1] != '{' or '<param_key' in stripped or _FAMILIES['hermes'].readers != _HERMES_READERS: return None
+    # the pairs, name+JSON and words readers do not take a JSON object, and the markup reader reads it as below
+    if stripped[:1] != '{' or '<param_key' in stripped or not _KNOWN_READERS: return None
     try: value = _json(stripped)
     except (ValueError, RecursionError): return None   # repair: the scanner's
     if type(value) is not dict or len(value) != 2 or type(arguments := value.get('arguments')) is not dict: return None
@@ -1003,34 +803,10 @@ def _hermes_message(text:str, tools):
     if (name := _policy_for(tools).resolve(name)) is None: return None   # refused: the scanner's
     call = ToolCall(name, arguments, start, end, 'hermes', None, True)
     return ParseResult((call,), True, False, (), text[:start] + text[end:], '', ())
-_SHORTCUTS.append(_hermes_message)
 
 # %% ../../nbs/03_parse/03_tags.ipynb 126
 def _steptml_toolcall_reader(body, scanner, attributes, opening):
     return 'step3', _invoke_calls(body, 'steptml:', scanner.budget)
-
-_register(
-    'step3_toolcall', _tag_markers('steptml:toolcall'), _tag_opener('step3_toolcall', block=_CDATABlock), reader=_steptml_toolcall_reader
-)
-_register(
-    'iquest_coder_v2', _tag_markers('iquestcoder_tool_call'), _tag_opener('iquest_coder_v2'), reader=_iquest_reader
-)
-_add_examples(
-    'step3_toolcall',
-    {
-        'step_deepresearch': lambda name, arguments: f'<steptml:toolcall><steptml:invoke name="{name}">'
-        + ''.join(f'<steptml:parameter name="{key}">{value}</steptml:parameter>' for key, value in arguments.items())
-        + '</steptml:invoke></steptml:toolcall>'
-    },
-)
-_add_examples(
-    'iquest_coder_v2',
-    {
-        'iquest_coder_v2': lambda name, arguments: f'<iquestcoder_tool_call>{name}'
-        + ''.join(f'<arg_key>{key}</arg_key><arg_value>{value}</arg_value>' for key, value in arguments.items())
-        + '</iquestcoder_tool_call>'
-    },
-)
 
 # %% ../../nbs/03_parse/03_tags.ipynb 129
 def _laguna_user_reader(body, scanner):
@@ -1045,5 +821,212 @@ def _laguna_user_reader(body, scanner):
     return 'laguna', [dataclasses.replace(call, declared=True) for call in calls]
 
 # closed and holding a call, or it is text: `<user>` is markup of chat transcripts too
-_register('laguna', ('<user>',), _block_opener('laguna', ('</user>',), needs_closer=True, prose_without_calls=True),
-          reader=_laguna_user_reader)
+
+# %% ../../nbs/03_parse/03_tags.ipynb 132
+FORMATS = (
+    Format('hermes',
+           _tag_markers('tool_call'),
+           _tag_opener('hermes', closers=('</tool_calls>',), preview=True, block=_CDATABlock, quick=_empty_block),
+           readers=(_param_pairs_reader, _name_then_json_reader, _word_pairs_reader, _markup_reader('hermes', bare_name=True)),
+           examples={'hermes': lambda name, arguments: f'<tool_call>\n{_json_call(name, arguments)}\n</tool_call>',
+               'qwen3_coder': lambda name, arguments: '<tool_call>\n<function='
+                       + name
+                       + '>\n'
+                       + ''.join(f'<parameter={key}>\n{value}\n</parameter>\n' for key, value in arguments.items())
+                       + '</function>\n</tool_call>',
+               'glm45': lambda name, arguments: f'<tool_call>{name}\n'
+                       + ''.join(f'<arg_key>{key}</arg_key>\n<arg_value>{value}</arg_value>\n' for key, value in arguments.items())
+                       + '</tool_call>',
+               'telechat4': lambda name, arguments: f'<tool_call>{name}'
+                       + ''.join(f'<param_key>{key}</param_key><param_value>{value}</param_value>' for key, value in arguments.items())
+                       + '</tool_call>',
+               'telechat4_json': lambda name, arguments: f'<tool_call>{name}{json.dumps(arguments)}</tool_call>',
+               'step_audio2': lambda name, arguments: f'<tool_call>function\n{name}\n{json.dumps(arguments)}</tool_call>',
+               'glm47_words': lambda name, arguments: f'<tool_call>{name} ' + ' '.join(
+                   f'{key}="{value}"' for key, value in arguments.items()) + '</tool_call>'},
+           fragments=('<tool_call>a{', '<tool_call>function\na\n', '<tool_call>a>', '<tool_call>a x=1', ' y="a b"'),
+           shortcut=_hermes_message,
+           opener_run=_opener_run),   # (the run reads every family's openers back to back)
+    Format('seed_oss',
+           _tag_markers('seed:tool_call'),
+           _tag_opener('seed_oss', block=_CDATABlock),
+           readers=(_seed_oss_reader,),
+           examples={'seed_oss': lambda name, arguments: f'<seed:tool_call>\n<function={name}>\n' + ''.join(
+                   f'<parameter={key}>{value}</parameter>\n' for key, value in arguments.items()) + '</function>\n</seed:tool_call>'}),
+    Format('jamba',
+           _tag_markers('tool_calls'),
+           _tag_opener('jamba', text_openers=_tag_reads_nothing),
+           readers=(_minimax_m1_reader, _hunyuan_preview_reader, _tool_calls_reader),
+           examples={'hunyuan': _hunyuan_example,
+               'hunyuan_hy4': lambda name, arguments: _hunyuan_example(name, arguments, separator=False),
+               'minimax_m1': lambda name, arguments: f'<tool_calls>\n{_json_call(name, arguments)}\n</tool_calls>'},
+           fragments=('{"name": "a", "arguments": {}}\n',)),
+    Format('xml',
+           _tag_markers('function_call'),
+           _tag_opener('xml', preview=True, block=_FunctionCallBlock),
+           readers=(_function_call_reader,),
+           examples={'seed_arguments': lambda name, arguments: f'<function_call name="{name}">' + ''.join(
+                       f'<argument name="{key}">{value}</argument>' for key, value in arguments.items()) + '</function_call>',
+               'seed_name_then_parameters': lambda name, arguments: f'<function_call>{name}</function_call>' + ''.join(
+                       f'<function parameter name="{key}">{value}</function parameter>' for key, value in arguments.items())}),
+    Format('function_calls',
+           _tag_markers('function_calls'),
+           _tag_opener('function_calls', block=_CDATABlock, text_openers=_tag_reads_nothing),
+           readers=(_olmo3_reader, _function_calls_reader),
+           examples={'invoke': lambda name, arguments: f'<function_calls>\n{_invoke_example(name, arguments)}\n</function_calls>',
+               'seed_invoke_json': lambda name, arguments:
+                           f'<function_calls><invoke name="{name}">{json.dumps(arguments)}</invoke></function_calls>',
+               'olmo3': lambda name, arguments: f'<function_calls>{_python_call(name, arguments)}</function_calls>'},
+           fragments=('<function_calls>a(x=1)\n', 'b(y=2)\n')),
+    Format('invoke',
+           _tag_markers('invoke'),
+           _tag_opener('invoke', block=_CDATABlock),
+           readers=(_invoke_reader,)),
+    Format('minimax',
+           _tag_markers('minimax:tool_call'),
+           _tag_opener('minimax', block=_CDATABlock),
+           readers=(_minimax_reader,),
+           examples={'minimax': lambda name, arguments:
+                           f'<minimax:tool_call>\n{_invoke_example(name, arguments)}\n</minimax:tool_call>'}),
+    Format('tool_use',
+           _tag_markers('tool_use'),
+           _tag_opener('tool_use', block=_CDATABlock),
+           readers=(_tool_use_reader,)),
+    Format('tool',
+           ('<tool ',),
+           _tag_opener('tool', block=_CDATABlock, text_openers=_tool_reads_nothing),
+           readers=(_tool_reader,),
+           examples={'seed_tool': lambda name, arguments: f'<tool name="{name}">' + ''.join(
+                   f'<{key}>{value}</{key}>' for key, value in arguments.items()) + '</tool>'},
+           fragments=('</tool_use>',)),
+    Format('dsml',
+           tuple(marker for prefix in _DSML_PREFIXES for wrapper in ('function_calls', 'tool_calls')
+                                   for marker in _tag_markers(prefix + wrapper)),
+           _tag_opener('dsml', block=_CDATABlock),
+           readers=(_dsml_reader,),
+           examples={'dsml': lambda name, arguments:
+                           f'<｜DSML｜function_calls>\n{_invoke_example(name, arguments, "｜DSML｜")}\n</｜DSML｜function_calls>',
+               'dsml_ascii': lambda name, arguments:
+                           f'<|DSML|tool_calls>{_invoke_example(name, arguments, "|DSML|", "")}</|DSML|tool_calls>',
+               'dsml_bare': lambda name, arguments:
+                           f'<DSMLtool_calls>{_invoke_example(name, arguments, "DSML", "")}</DSMLtool_calls>'}),
+    Format('functionary',
+           ('<function=', '<function '),
+           _open_function,
+           examples={'qwen3_coder_bare': lambda name, arguments: f'<function={name}>\n' + ''.join(
+                       f'<parameter={key}>{value}</parameter>\n' for key, value in arguments.items()) + '</function>',
+               'functionary_v31': lambda name, arguments: f'<function={name}>{json.dumps(arguments)}</function>',
+               'functionary_named': lambda name, arguments: f'<function name="{name}">{json.dumps(arguments)}</function>',
+               'minicpm5': lambda name, arguments: f'<function name="{name}">' + ''.join(
+                   f'<param name="{key}">{value}</param>' for key, value in arguments.items()) + '</function>'}),
+    Format('dsml_spaced',
+           tuple(marker for wrapper in ('calls', 'tool_calls', 'function_calls')
+                                          for marker in _tag_markers(_DSML_SPACED + wrapper)),
+           _tag_opener('dsml_spaced', block=_CDATABlock),
+           readers=(_dsml_spaced_reader,),
+           examples={'dsml_spaced': lambda name, arguments:
+                           f'<{_DSML_SPACED}calls>\n{_invoke_example(name, arguments, _DSML_SPACED)}\n</{_DSML_SPACED}calls>'},
+           fragments=('<｜DSML｜ parameter name="x" string="false">',)),
+    Format('gcml',
+           tuple(marker for prefix in _GCML_PREFIXES for wrapper in ('tool_calls', 'function_calls')
+                                   for marker in _tag_markers(prefix + wrapper)),
+           _tag_opener('gcml', block=_CDATABlock),
+           readers=(_gcml_reader,),
+           examples={'gcml': lambda name, arguments:
+                   f'<｜GCML｜tool_calls>\n{_invoke_example(name, arguments, "｜GCML｜")}\n</｜GCML｜tool_calls>'}),
+    Format('hunyuan',
+           (f'<tool_calls{_HUNYUAN_SUFFIX}>', f'<tool_call{_HUNYUAN_SUFFIX}>'),
+           _tag_opener('hunyuan', text_openers=_tag_reads_nothing),
+           readers=(_hunyuan_reader,),
+           examples={'hunyuan_shipping': lambda name, arguments: _hunyuan_example(name, arguments, _HUNYUAN_SUFFIX)}),
+    Format('iquest',
+           _tag_markers('iquest_tool_call'),
+           _tag_opener('iquest', text_openers=_tag_reads_nothing),
+           readers=(_iquest_reader,),
+           examples={'iquest': lambda name, arguments: f'<iquest_tool_call>{name}' + ''.join(
+                   f'<arg_key>{key}</arg_key><arg_value>{value}</arg_value>' for key, value in arguments.items()) + '</iquest_tool_call>'}),
+    Format('k2_horizon',
+           ('<ifm|tool_calls>',),
+           _quick_block_opener('k2_horizon', ('</ifm|tool_calls>',)),
+           readers=(_k2_horizon_reader,),
+           examples={'k2_horizon': lambda name, arguments: f'<ifm|tool_calls><ifm|tool_call>{name}' + ''.join(
+                       f'<ifm|arg_key>{key}</ifm|arg_key><ifm|arg_value>{value}</ifm|arg_value>' for key, value in arguments.items())
+                       + '</ifm|tool_call></ifm|tool_calls>',
+               'k2_horizon_json': lambda name, arguments:
+                       f'<ifm|tool_calls><ifm|tool_call>{_json_call(name, arguments)}</ifm|tool_call></ifm|tool_calls>'}),
+    Format('k2_horizon_call',
+           ('<ifm|tool_call>',),
+           _quick_block_opener('k2_horizon_call', ('</ifm|tool_call>',)),
+           readers=(_k2_horizon_reader,)),
+    *(Format(f'k2_horizon_{think}',
+             (f'<ifm|{think}>',),
+             _reasoning_opener(f'</ifm|{think}>'))
+      for think in ('think', 'think_fast', 'think_faster')),
+    Format('k2_horizon_end',
+           ('</ifm|tool_calls>', '</ifm|think>', '</ifm|think_fast>', '</ifm|think_faster>'),
+           _hidden),
+    Format('minimax_m3',
+           (_MINIMAX_NS,),
+           _open_minimax_m3,
+           examples={'minimax_m3': lambda name, arguments: f'{_MINIMAX_NS}<tool_call>\n{_MINIMAX_NS}<invoke name="{name}">\n'
+                       + ''.join(f'{_MINIMAX_NS}<{key}>{value}{_MINIMAX_NS}</{key}>\n' for key, value in arguments.items())
+                       + f'{_MINIMAX_NS}</invoke>\n{_MINIMAX_NS}</tool_call>'},
+           fragments=(']<]minimax[>[<tool_call>', ']<]minimax[>[<invoke name="a">', '<item>', '</item>'),
+           reads_calls=False),
+    Format('longcat',
+           _tag_markers('longcat_tool_call'),
+           _tag_opener('longcat', preview=True),
+           readers=(_longcat_pairs_reader, _markup_reader('longcat')),
+           examples={'longcat': lambda name, arguments:
+                   f'<longcat_tool_call>\n{_json_call(name, arguments)}\n</longcat_tool_call>',
+               'longcat_pairs': lambda name, arguments: f'<longcat_tool_call>{name}' + ''.join(
+                   f'<longcat_arg_key>{key}</longcat_arg_key><longcat_arg_value>{value}</longcat_arg_value>'
+                   for key, value in arguments.items()) + '</longcat_tool_call>'}),
+    Format('longcat_think',
+           ('<longcat_think>',),
+           _reasoning_opener('</longcat_think>')),
+    Format('longcat_think_end',
+           ('</longcat_think>',),
+           _hidden),
+    Format('cwm',
+           ('<tool:',),
+           _open_cwm,
+           examples={'cwm': lambda name, arguments: f'<tool: {name}>\n{json.dumps(arguments)}\n</tool>'},
+           fragments=('<tool: ', '<tool: function>\n', '<tool: a>\n', '<tool: a')),
+    Format('dots',
+           _tag_markers('dots_function_call'),
+           _tag_opener('dots', block=_CDATABlock),
+           readers=(_dots_reader,),
+           examples={'dots': lambda name, arguments: f'<dots_function_call><invoke name="{name}">'
+                       + ''.join(f'<parameter name="{key}">{value}</parameter>' for key, value in arguments.items())
+                       + '</invoke></dots_function_call>'}),
+    Format('nemotron',
+           _tag_markers('TOOLCALL'),
+           _tag_opener('nemotron'),
+           readers=(_markup_reader('nemotron'),),
+           examples={'nemotron': lambda name, arguments:
+                   f'<TOOLCALL>{json.dumps([{"name": name, "arguments": arguments}])}</TOOLCALL>'}),
+    Format('qwen25_coder',
+           ('<tools>',),
+           _quick_block_opener('qwen25_coder', ('</tools>',), prose_without_calls=True),
+           readers=(_qwen25_coder_reader,),
+           examples={'qwen25_coder': lambda name, arguments: f'<tools>\n{_json_call(name, arguments)}\n</tools>'}),
+    Format('step3_toolcall',
+           _tag_markers('steptml:toolcall'),
+           _tag_opener('step3_toolcall', block=_CDATABlock),
+           readers=(_steptml_toolcall_reader,),
+           examples={'step_deepresearch': lambda name, arguments: f'<steptml:toolcall><steptml:invoke name="{name}">'
+                       + ''.join(f'<steptml:parameter name="{key}">{value}</steptml:parameter>' for key, value in arguments.items())
+                       + '</steptml:invoke></steptml:toolcall>'}),
+    Format('iquest_coder_v2',
+           _tag_markers('iquestcoder_tool_call'),
+           _tag_opener('iquest_coder_v2'),
+           readers=(_iquest_reader,),
+           examples={'iquest_coder_v2': lambda name, arguments: f'<iquestcoder_tool_call>{name}'
+                       + ''.join(f'<arg_key>{key}</arg_key><arg_value>{value}</arg_value>' for key, value in arguments.items())
+                       + '</iquestcoder_tool_call>'}),
+    Format('laguna',
+           ('<user>',),
+           _block_opener('laguna', ('</user>',), needs_closer=True, prose_without_calls=True),
+           readers=(_laguna_user_reader,)),
+)

@@ -9,52 +9,17 @@ from toolcall_lib.parse.payloads import (_Budget, _FAILED, _Finder, _JSON_WORDS,
     _calls_from_payload, _element_value, _elements, _loads, _payload_calls, _pythonic_calls, _scan_attributes, _short,
     _skip_space, _valid_name)
 from .core import (_Block, _REASONING_CLOSERS, _block_opener, _hidden, _reasoning_opener)
-from .table import (_add_examples, _add_reader, _json_call, _python_call, _register)
+from .table import Format, _json_call, _python_call
 from .tags import _NESTING_LIMIT, _call_lines, _invoke_calls
 
 # %% auto 0
-__all__ = []
+__all__ = ['FORMATS']
 
 # %% ../../nbs/03_parse/04_tokens.ipynb 7
-_register('think', ('<think>',), _reasoning_opener('</think>'))
-_register('seed_think', ('<seed:think>',), _reasoning_opener('</seed:think>'))
-_register('seed_think_end', ('</seed:think>', '<seed:eos>'), _hidden)   # Seed-OSS: a stray closer, its end of turn
-_register('apertus_think', ('<|inner_prefix|>',), _reasoning_opener('<|inner_suffix|>'))
-_register('apertus_think_end', ('<|inner_suffix|>',), _hidden)
-_register(
-    'end_tokens',
-    (
-        '<|eot_id|>',
-        '<|eom_id|>',
-        '<|im_end|>',
-        '<|end|>',
-        '<|return|>',
-        '<|call|>',
-        '<|endoftext|>',
-        '<|end_of_text|>',
-        '<|action_end|>',
-        '<|tool_call_end|>',
-        '<|constrain|>',
-        '<｜end▁of▁sentence｜>',
-        '<|tool_calls_section_end|>',
-        '<｜tool▁calls▁end｜>',
-        '<|tool▁calls▁end|>',
-        '<｜tool▁call▁end｜>',
-        '</think>',
-        '<|eot|>',
-        '<|eom|>',
-    ),
-    _hidden,
-)
+#| export
 
 # %% ../../nbs/03_parse/04_tokens.ipynb 10
 def _step3_reader(body, scanner): return 'step3', _invoke_calls(body, 'steptml:', scanner.budget)
-
-_register('step3', ('<｜tool_calls_begin｜>',), _block_opener('step3', ('<｜tool_calls_end｜>',)), reader=_step3_reader)
-_register('step3_end', ('<｜tool_calls_end｜>',), _hidden)   # a closer left over when a stream's block ended early
-_add_examples('step3', {'step3': lambda name, arguments: f'<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜>'
-    f'<steptml:invoke name="{name}">' + ''.join(f'<steptml:parameter name="{key}">{value}</steptml:parameter>'
-    for key, value in arguments.items()) + '</steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>'})
 
 # %% ../../nbs/03_parse/04_tokens.ipynb 13
 _DS_CALL_BEGIN, _DS_CALL_END, _DS_SEP = '<｜tool▁call▁begin｜>', '<｜tool▁call▁end｜>', '<｜tool▁sep｜>'
@@ -96,30 +61,8 @@ def _deepseek_reader(body, scanner): return 'deepseek', _deepseek_calls(body, le
 
 def _deepseek_short_reader(body, scanner): return 'deepseek', _deepseek_calls(body)
 
-_register('deepseek', ('<｜tool▁calls▁begin｜>', '<|tool▁calls▁begin|>'), _block_opener('deepseek', _DS_CALLS_END),
-          reader=_deepseek_reader)
-_register(
-    'deepseek_short',
-    ('<｜tool▁calls｜>', '<｜tool▁call▁begin｜>', '<|tool▁call▁begin|>'),
-    _block_opener('deepseek_short', _DS_CALLS_END + (_DS_CALL_END, _DS_CALL_END.replace('｜', '|'))),
-    reader=_deepseek_short_reader,
-)
-_add_examples('deepseek', {
-    'deepseek_v3': lambda name, arguments: f'<｜tool▁calls▁begin｜>{_DS_CALL_BEGIN}function{_DS_SEP}{name}\n```json\n'
-                                           f'{json.dumps(arguments)}\n```{_DS_CALL_END}<｜tool▁calls▁end｜>',
-    'deepseek_v31': lambda name, arguments:
-        f'<｜tool▁calls▁begin｜>{_DS_CALL_BEGIN}{name}{_DS_SEP}{json.dumps(arguments)}{_DS_CALL_END}<｜tool▁calls▁end｜>'})
-
 # %% ../../nbs/03_parse/04_tokens.ipynb 14
-_add_examples(
-    'deepseek_short',
-    {
-        'deepseek_r1_short': lambda name, arguments:
-            f'<｜tool▁calls｜>'
-            f'function{_DS_SEP}{name}\n```json\n{json.dumps(arguments)}\n```{_DS_CALL_END}<｜tool▁calls▁end｜>'
-    },
-    fragments=('function<｜tool▁sep｜>a\n',),
-)
+#| export
 
 # %% ../../nbs/03_parse/04_tokens.ipynb 17
 def _kimi_calls(body:str) -> list:
@@ -135,16 +78,6 @@ def _kimi_calls(body:str) -> list:
 
 def _kimi_k2_reader(body, scanner): return 'kimi_k2', _kimi_calls(body)
 
-_register('kimi_k2', ('<|tool_calls_section_begin|>',), _block_opener('kimi_k2', ('<|tool_calls_section_end|>',)),
-          reader=_kimi_k2_reader)
-_add_examples(
-    'kimi_k2',
-    {
-        'kimi_k2': lambda name, arguments: f'<|tool_calls_section_begin|><|tool_call_begin|>functions.{name}:0'
-        f'<|tool_call_argument_begin|>{json.dumps(arguments)}<|tool_call_end|><|tool_calls_section_end|>'
-    },
-)
-
 # %% ../../nbs/03_parse/04_tokens.ipynb 20
 def _internlm_calls(body:str, budget:_Budget) -> list:
     stripped = body.strip()
@@ -157,20 +90,6 @@ def _internlm_reader(body, scanner): return 'internlm', _internlm_calls(body, sc
 def _lfm2_reader(body, scanner):
     calls = _payload_calls(body, scanner.budget)
     return ('lfm2', calls) if calls else None   # none: a later reader may know the body (MiniCPM 3's call lines)
-
-_register('internlm', ('<|action_start|>',), _block_opener('internlm', ('<|action_end|>',)), reader=_internlm_reader)
-_register('lfm2', ('<|tool_call_start|>',), _block_opener('lfm2', ('<|tool_call_end|>',)), reader=_lfm2_reader)
-_add_examples(
-    'internlm',
-    {
-        'internlm': lambda name, arguments:
-            f'<|action_start|><|plugin|>\n{_json_call(name, arguments, "parameters")}<|action_end|>'
-    },
-    fragments=('<|action_start|><|plugin|>',),
-)
-_add_examples(
-    'lfm2', {'lfm2': lambda name, arguments: f'<|tool_call_start|>[{_python_call(name, arguments)}]<|tool_call_end|>'}
-)
 
 # %% ../../nbs/03_parse/04_tokens.ipynb 23
 _ANALYSIS = (('<|end|>',), 'reasoning')
@@ -225,21 +144,9 @@ def _open_harmony(scanner, text, position, marker, final):
     if marker == 'to=' and recipient != 'user': return False
     if channel == 'analysis': scanner.mode = _ANALYSIS
     return body_start, 'hidden', None
-_register('harmony', ('<|channel|>', '<|start|>', 'to='), _open_harmony)
 
 # %% ../../nbs/03_parse/04_tokens.ipynb 24
-_add_examples(
-    'harmony',
-    {
-        'harmony': lambda name, arguments:
-            f'<|start|>assistant<|channel|>commentary to=functions.{name} <|constrain|>json<|message|>'
-            f'{json.dumps(arguments)}<|call|>',
-        'harmony_recipient_first': lambda name, arguments:
-            f'<|start|>assistant to=functions.{name}<|channel|>commentary json<|message|>'
-            f'{json.dumps(arguments)}<|call|>',
-    },
-    fragments=('analysis', '<|start|>assistant', ' to=functions.a'),
-)
+#| export
 
 # %% ../../nbs/03_parse/04_tokens.ipynb 27
 def _apertus_calls(body:str, budget:_Budget) -> list:
@@ -254,14 +161,6 @@ def _apertus_calls(body:str, budget:_Budget) -> list:
     return calls
 
 def _apertus_reader(body, scanner): return 'apertus', _apertus_calls(body, scanner.budget)
-
-_register('apertus', ('<|tools_prefix|>',), _block_opener('apertus', ('<|tools_suffix|>',)), reader=_apertus_reader)
-_add_examples(
-    'apertus',
-    {'apertus': lambda name, arguments: f'<|tools_prefix|>[{json.dumps({name: arguments})}]<|tools_suffix|>'},
-    fragments=('[{"a": {"x": 1}}]',),
-)
-_register('apertus_end', ('<|tools_suffix|>',), _hidden)
 
 # %% ../../nbs/03_parse/04_tokens.ipynb 30
 _XTML_SEP, _XTML_CALL, _XTML_CALL_END = '<|sep|>', '<|open|>call', '<|close|>call<|sep|>'
@@ -308,43 +207,9 @@ def _kimi_k3_reader(body, scanner):
         if call is not None: calls.append(call)
     return 'kimi_k3', calls
 # `call_closer`: a section that ends right after a closed call was not cut off
-_register(
-    'kimi_k3',
-    ('<|open|>tools<|sep|>',),
-    _block_opener('kimi_k3', ('<|close|>tools<|sep|>',), call_closer=_XTML_CALL_END),
-    reader=_kimi_k3_reader,
-)
-_add_examples(
-    'kimi_k3',
-    {
-        'kimi_k3': lambda name, arguments: f'<|open|>tools<|sep|><|open|>call tool="{name}" index="1"<|sep|>'
-        + ''.join(
-            f'{_XTML_ARGUMENT} key="{key}" type="string"<|sep|>{value}{_XTML_ARGUMENT_END}'
-            for key, value in arguments.items()
-        )
-        + f'{_XTML_CALL_END}<|close|>tools<|sep|>'
-    },
-    fragments=(
-        '<|open|>call tool="a" index="1"<|sep|>',
-        '<|open|>argument key="x" type="integer"<|sep|>',
-        '<|close|>argument<|sep|>',
-        '<|close|>call<|sep|>',
-    ),
-)
 
 # %% ../../nbs/03_parse/04_tokens.ipynb 31
-_register('kimi_k3_think', ('<|open|>think<|sep|>',), _reasoning_opener('<|close|>think<|sep|>'))
-_register(
-    'kimi_k3_end',
-    (
-        '<|open|>response<|sep|>',
-        '<|close|>response<|sep|>',
-        '<|close|>message<|sep|>',
-        '<|close|>tools<|sep|>',
-        '<|close|>think<|sep|>',
-    ),
-    _hidden,
-)
+#| export
 
 # %% ../../nbs/03_parse/04_tokens.ipynb 34
 _ATEM_OPEN, _ATEM_CLOSE = '<atem:function_calls', '</atem:function_calls>'
@@ -404,17 +269,6 @@ def _open_message(scanner, text, position, marker, final):
     "`<|message|>` with no header before it: an ATEM block after it is a call whose header is missing; else it disappears."
     opened = _open_atem(scanner, text, position, position + len(marker), '', final)
     return opened if opened is not False else (position + len(marker), 'hidden', None)
-_register('muse_glimmer', ('<|message|>',), _open_message)
-_add_examples(
-    'harmony',
-    {
-        'muse_glimmer': lambda name, arguments: f'<|start|>assistant to={name}<|message|><atem:function_calls>\n'
-        f'<atem:invoke name="{name}">\n'
-        + ''.join(f'<atem:parameter name="{key}">{value}</atem:parameter>\n' for key, value in arguments.items())
-        + '</atem:invoke>\n</atem:function_calls><|eom|>'
-    },
-    fragments=(' to=a<|message|>', ' to=user<|message|>', ' to=self<|message|>', '</atem:function_calls>'),
-)
 
 # %% ../../nbs/03_parse/04_tokens.ipynb 41
 _GEMMA_QUOTE = '<|"|>'
@@ -544,35 +398,12 @@ def _gemma_calls(body:str, found_format:str, quote:str=_GEMMA_QUOTE) -> tuple:
 
 def _gemma_reader(body, scanner): return _gemma_calls(body, 'gemma4')
 # `call_closer`: a block left open before the next `<|tool_call>` was not cut once its arguments closed
-_register('gemma4', ('<|tool_call>',), _block_opener('gemma4', ('<tool_call|>',), call_closer='}'), reader=_gemma_reader)
 # Gemma 4 sometimes writes its closer twice, or a `<|tool_response>` after a call: markup, not text
-_register('gemma4_end', ('<tool_call|>', '<|tool_response>'), _hidden)
-_add_examples(
-    'gemma4',
-    {
-        'gemma4': lambda name, arguments: f'<|tool_call>call:{name}{{'
-        + ','.join(f'{key}:{_GEMMA_QUOTE}{value}{_GEMMA_QUOTE}' for key, value in arguments.items())
-        + '}<tool_call|>'
-    },
-    fragments=('call:a{', 'x:', "x:'1'", 'call:b{y:1}'),
-)
 
 # %% ../../nbs/03_parse/04_tokens.ipynb 52
 _FUNCTIONGEMMA_QUOTE = '<escape>'
 
 def _functiongemma_reader(body, scanner): return _gemma_calls(body, 'functiongemma', _FUNCTIONGEMMA_QUOTE)
-
-_register('functiongemma', ('<start_function_call>',), _block_opener('functiongemma', ('<end_function_call>',)),
-          reader=_functiongemma_reader)
-_add_examples(
-    'functiongemma',
-    {
-        'functiongemma': lambda name, arguments: f'<start_function_call>call:{name}{{'
-        + ','.join(f'{key}:<escape>{value}<escape>' for key, value in arguments.items())
-        + '}<end_function_call>'
-    },
-    fragments=('call:a{x:<escape>',),
-)
 
 # %% ../../nbs/03_parse/04_tokens.ipynb 55
 def _fenced_body(body:str) -> str|None:
@@ -594,25 +425,8 @@ def _minicpm3_lines_reader(body, scanner):
     listed = _call_lines(body)
     return ('minicpm3', _pythonic_calls(listed)) if listed is not None else None
 
-_add_reader('lfm2', 10, _minicpm3_fenced_reader)   # a fence between the tokens: before LFM2's payload
-_add_reader('lfm2', 200, _minicpm3_lines_reader)   # calls one per line, no fence: when LFM2's payload read nothing
-_add_examples('lfm2', {'minicpm3': lambda name, arguments:
-    f'<|tool_call_start|>\n```python\n{_python_call(name, arguments)}\n```\n<|tool_call_end|>'})
-_register('minicpm3_think', ('<|thought_start|>',), _reasoning_opener('<|thought_end|>'))
-_register('minicpm3_think_end', ('<|thought_end|>',), _hidden)
-
 # %% ../../nbs/03_parse/04_tokens.ipynb 58
 def _llama4_reader(body, scanner): return 'pythonic', _payload_calls(body, scanner.budget)
-
-_register(
-    'llama4_pythonic',
-    ('<|python_start|>',),
-    _block_opener('llama4_pythonic', ('<|python_end|>',)),
-    reader=_llama4_reader,
-)
-_register('llama4_pythonic_end', ('<|python_end|>',), _hidden)
-_add_examples('llama4_pythonic', {'llama4': lambda name, arguments:
-    f'<|python_start|>[{_python_call(name, arguments)}]<|python_end|>'})
 
 # %% ../../nbs/03_parse/04_tokens.ipynb 61
 _GIGACHAT3_HEADER = 'function call<|role_sep|>'
@@ -634,13 +448,6 @@ def _open_gigachat3(scanner, text, position, marker, final):
         after = cursor + len(_GIGACHAT3_HEADER)
     scanner.expect, scanner.expect_announced = 'gigachat3', True   # a JSON call object follows
     return after, 'markup', None
-
-_register('gigachat3', ('<|message_sep|>', '<|function_call|>'), _open_gigachat3)
-_add_examples(
-    'gigachat3',
-    {'gigachat3': lambda name, arguments: f'<|message_sep|>\n\n{_GIGACHAT3_HEADER}\n{_json_call(name, arguments)}'},
-    fragments=('function call<|role_sep|>\n',),
-)
 
 # %% ../../nbs/03_parse/04_tokens.ipynb 64
 _SOLAR_CALL, _SOLAR_CALL_END = '<|tool_call:start|>', '<|tool_call:end|>'
@@ -672,19 +479,6 @@ def _solar_open_reader(body, scanner):
         return 'solar_open', [_RawCall(name, None, reason=f'the arguments of {name!r} are not {_SOLAR_ARG} pairs')]
     return 'solar_open', [_RawCall(name, arguments, text_keys=frozenset(arguments))]
 
-_register('solar_open', (_SOLAR_CALL,), _block_opener('solar_open', (_SOLAR_CALL_END,)), reader=_solar_open_reader)
-_register('solar_open_think', ('<|think:start|>',), _reasoning_opener('<|think:end|>'))
-_register('solar_open_end', ('<|think:end|>', _SOLAR_CALL_END), _hidden)
-_add_examples(
-    'solar_open',
-    {
-        'solar_open': lambda name, arguments: f'{_SOLAR_CALL}{name}\n'
-        + ''.join(f'{_SOLAR_ARG}{key}{_SOLAR_VALUE}{value}{_SOLAR_ARG_END}\n' for key, value in arguments.items())
-        + _SOLAR_CALL_END
-    },
-    fragments=('<|tool_call:start|>a\n', '<|tool_arg:start|>x'),
-)
-
 # %% ../../nbs/03_parse/04_tokens.ipynb 67
 _SOLAR_NAME, _SOLAR_ARGS = '<|tool_call:name|>', '<|tool_call:args|>'
 
@@ -696,36 +490,10 @@ def _solar_open_100b_reader(body, scanner):
     if not _valid_name(name): return 'solar_open', []
     return 'solar_open', [_RawCall(name, body[args_at + len(_SOLAR_ARGS):].strip(), call_id, json_slot=True)]
 
-_register('solar_open_100b', ('<|tool_call:begin|>',), _block_opener('solar_open_100b', ('<|tool_call:end|>',)),
-          reader=_solar_open_100b_reader)
-_add_examples(
-    'solar_open_100b',
-    {
-        'solar_open_100b': lambda name, arguments:
-            f'<|tool_calls|><|tool_call:begin|>'
-            f'0{_SOLAR_NAME}{name}{_SOLAR_ARGS}{json.dumps(arguments)}<|tool_call:end|><|calls|>'
-    },
-    fragments=('<|tool_call:begin|>0<|tool_call:name|>a<|tool_call:args|>',),
-)
-_register('solar_open_100b_think', ('<|think|>',), _reasoning_opener('<|end|>'))
-_register(
-    'solar_open_100b_markup', ('<|begin|>assistant', '<|content|>', '<|tool_calls|>', '<|calls|>', '<|flush|>'), _hidden
-)
-
 # %% ../../nbs/03_parse/04_tokens.ipynb 70
 def _cohere_reader(body, scanner):
     value = _loads(body.strip(), scanner.budget) if body.strip() else _FAILED
     return 'cohere', _calls_from_payload(value) if value is not _FAILED else []
-
-_register('cohere', ('<|START_ACTION|>',), _block_opener('cohere', ('<|END_ACTION|>',)), reader=_cohere_reader)
-_add_examples('cohere', {'cohere': lambda name, arguments:
-    f'<|START_ACTION|>{json.dumps([{"tool_call_id": "0", "tool_name": name, "parameters": arguments}])}<|END_ACTION|>'})
-_register('cohere_think', ('<|START_THINKING|>',), _reasoning_opener('<|END_THINKING|>'))
-_register(
-    'cohere_end',
-    ('<|END_THINKING|>', '<|END_ACTION|>', '<|START_RESPONSE|>', '<|END_RESPONSE|>', '<|START_TEXT|>', '<|END_TEXT|>'),
-    _hidden,
-)
 
 # %% ../../nbs/03_parse/04_tokens.ipynb 73
 _PLAMO_REQUEST, _PLAMO_REQUEST_END = '<|plamo:begin_tool_request:plamo|>', '<|plamo:end_tool_request:plamo|>'
@@ -755,25 +523,6 @@ def _plamo3_reader(body, scanner):
         if call is not None: calls.append(call)
     return 'plamo3', calls
 
-_register(
-    'plamo3',
-    ('<|plamo:begin_tool_requests:plamo|>',),
-    _block_opener('plamo3', ('<|plamo:end_tool_requests:plamo|>',)),
-    reader=_plamo3_reader,
-)
-_add_examples(
-    'plamo3',
-    {
-        'plamo3': lambda name, arguments: f'<|plamo:begin_tool_requests:plamo|>{_PLAMO_REQUEST}{_PLAMO_NAME}{name}'
-        f'{_PLAMO_NAME_END}{_PLAMO_ARGUMENTS}{_PLAMO_JSON}{json.dumps(arguments)}'
-        f'{_PLAMO_ARGUMENTS_END}{_PLAMO_REQUEST_END}'
-        '<|plamo:end_tool_requests:plamo|>'
-    },
-    fragments=('<|plamo:begin_tool_name:plamo|>a<|plamo:end_tool_name:plamo|>',),
-)
-_register('plamo3_think', ('<|plamo:begin_think:plamo|>',), _reasoning_opener('<|plamo:end_think:plamo|>'))
-_register('plamo3_end', ('<|plamo:end_think:plamo|>', '<|plamo:end_tool_requests:plamo|>', '<|plamo:tag|>'), _hidden)
-
 # %% ../../nbs/03_parse/04_tokens.ipynb 76
 _INKLING_END = '<|end_message|>'
 _INKLING_KIND = '<|content_'
@@ -793,35 +542,270 @@ def _open_inkling_header(scanner, text, position, marker, final):
     return (kind if not between or _valid_name(between, spaces=False) else after), 'hidden', None
 _open_inkling_header.hidden = True
 
-_register(
-    'inkling',
-    ('<|content_invoke_tool_json|>',),
-    _block_opener('inkling', (_INKLING_END, '<|content_model_end_sampling|>')),
-    reader=_inkling_reader,
-)
-_add_examples('inkling', {'inkling': lambda name, arguments:
-    f'<|message_model|><|content_invoke_tool_json|>{_json_call(name, arguments, "args")}{_INKLING_END}'})
-_register('inkling_think', ('<|content_thinking|>',), _reasoning_opener(_INKLING_END, '<|content_model_end_sampling|>'))
-_register('inkling_header', ('<|message_model|>',), _open_inkling_header)
-_register(
-    'inkling_end',
-    (
-        _INKLING_END,
-        '<|content_text|>',
-        '<|content_invoke_tool_text|>',
-        '<|content_tool_error|>',
-        '<|content_model_end_sampling|>',
-    ),
-    _hidden,
-)
-
 # %% ../../nbs/03_parse/04_tokens.ipynb 79
-_register('mistral_think', ('[THINK]',), _reasoning_opener('[/THINK]'))
-_register('apriel_think', ('<thinking>',), _reasoning_opener('</thinking>'))
-_register('gemma4_think', ('<|channel>thought',), _reasoning_opener('<channel|>'))
 _REASONING_CLOSERS.append('[BEGIN FINAL RESPONSE]')   # Apriel's reasoning opens in the prompt
-_register(
-    'reasoning_end',
-    ('[/THINK]', '</thinking>', '<channel|>', '[BEGIN FINAL RESPONSE]', '[END FINAL RESPONSE]'),
-    _hidden,
+
+# %% ../../nbs/03_parse/04_tokens.ipynb 82
+FORMATS = (
+    Format('think',
+           ('<think>',),
+           _reasoning_opener('</think>')),
+    Format('seed_think',
+           ('<seed:think>',),
+           _reasoning_opener('</seed:think>')),
+    Format('seed_think_end',
+           ('</seed:think>', '<seed:eos>'),
+           _hidden),
+    Format('apertus_think',
+           ('<|inner_prefix|>',),
+           _reasoning_opener('<|inner_suffix|>')),
+    Format('apertus_think_end',
+           ('<|inner_suffix|>',),
+           _hidden),
+    Format('end_tokens',
+           (
+                   '<|eot_id|>',
+                   '<|eom_id|>',
+                   '<|im_end|>',
+                   '<|end|>',
+                   '<|return|>',
+                   '<|call|>',
+                   '<|endoftext|>',
+                   '<|end_of_text|>',
+                   '<|action_end|>',
+                   '<|tool_call_end|>',
+                   '<|constrain|>',
+                   '<｜end▁of▁sentence｜>',
+                   '<|tool_calls_section_end|>',
+                   '<｜tool▁calls▁end｜>',
+                   '<|tool▁calls▁end|>',
+                   '<｜tool▁call▁end｜>',
+                   '</think>',
+                   '<|eot|>',
+                   '<|eom|>',
+               ),
+           _hidden),
+    Format('step3',
+           ('<｜tool_calls_begin｜>',),
+           _block_opener('step3', ('<｜tool_calls_end｜>',)),
+           readers=(_step3_reader,),
+           examples={'step3': lambda name, arguments: f'<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜>'
+                   f'<steptml:invoke name="{name}">' + ''.join(f'<steptml:parameter name="{key}">{value}</steptml:parameter>'
+                   for key, value in arguments.items()) + '</steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>'}),
+    Format('step3_end',
+           ('<｜tool_calls_end｜>',),
+           _hidden),
+    Format('deepseek',
+           ('<｜tool▁calls▁begin｜>', '<|tool▁calls▁begin|>'),
+           _block_opener('deepseek', _DS_CALLS_END),
+           readers=(_deepseek_reader,),
+           examples={'deepseek_v3': lambda name, arguments: f'<｜tool▁calls▁begin｜>{_DS_CALL_BEGIN}function{_DS_SEP}{name}\n```json\n'
+                                                          f'{json.dumps(arguments)}\n```{_DS_CALL_END}<｜tool▁calls▁end｜>',
+               'deepseek_v31': lambda name, arguments:
+                       f'<｜tool▁calls▁begin｜>{_DS_CALL_BEGIN}{name}{_DS_SEP}{json.dumps(arguments)}{_DS_CALL_END}<｜tool▁calls▁end｜>'}),
+    Format('deepseek_short',
+           ('<｜tool▁calls｜>', '<｜tool▁call▁begin｜>', '<|tool▁call▁begin|>'),
+           _block_opener('deepseek_short', _DS_CALLS_END + (_DS_CALL_END, _DS_CALL_END.replace('｜', '|'))),
+           readers=(_deepseek_short_reader,),
+           examples={'deepseek_r1_short': lambda name, arguments:
+                           f'<｜tool▁calls｜>'
+                           f'function{_DS_SEP}{name}\n```json\n{json.dumps(arguments)}\n```{_DS_CALL_END}<｜tool▁calls▁end｜>'},
+           fragments=('function<｜tool▁sep｜>a\n',)),
+    Format('kimi_k2',
+           ('<|tool_calls_section_begin|>',),
+           _block_opener('kimi_k2', ('<|tool_calls_section_end|>',)),
+           readers=(_kimi_k2_reader,),
+           examples={'kimi_k2': lambda name, arguments: f'<|tool_calls_section_begin|><|tool_call_begin|>functions.{name}:0'
+                       f'<|tool_call_argument_begin|>{json.dumps(arguments)}<|tool_call_end|><|tool_calls_section_end|>'}),
+    Format('internlm',
+           ('<|action_start|>',),
+           _block_opener('internlm', ('<|action_end|>',)),
+           readers=(_internlm_reader,),
+           examples={'internlm': lambda name, arguments:
+                           f'<|action_start|><|plugin|>\n{_json_call(name, arguments, "parameters")}<|action_end|>'},
+           fragments=('<|action_start|><|plugin|>',)),
+    Format('lfm2',
+           ('<|tool_call_start|>',),
+           _block_opener('lfm2', ('<|tool_call_end|>',)),
+           readers=(_minicpm3_fenced_reader, _lfm2_reader, _minicpm3_lines_reader),
+           examples={'lfm2': lambda name, arguments: f'<|tool_call_start|>[{_python_call(name, arguments)}]<|tool_call_end|>',
+               'minicpm3': lambda name, arguments:
+                   f'<|tool_call_start|>\n```python\n{_python_call(name, arguments)}\n```\n<|tool_call_end|>'}),
+    Format('harmony',
+           ('<|channel|>', '<|start|>', 'to='),
+           _open_harmony,
+           examples={'harmony': lambda name, arguments:
+                           f'<|start|>assistant<|channel|>commentary to=functions.{name} <|constrain|>json<|message|>'
+                           f'{json.dumps(arguments)}<|call|>',
+               'harmony_recipient_first': lambda name, arguments:
+                           f'<|start|>assistant to=functions.{name}<|channel|>commentary json<|message|>'
+                           f'{json.dumps(arguments)}<|call|>',
+               'muse_glimmer': lambda name, arguments: f'<|start|>assistant to={name}<|message|><atem:function_calls>\n'
+                       f'<atem:invoke name="{name}">\n'
+                       + ''.join(f'<atem:parameter name="{key}">{value}</atem:parameter>\n' for key, value in arguments.items())
+                       + '</atem:invoke>\n</atem:function_calls><|eom|>'},
+           fragments=('analysis', '<|start|>assistant', ' to=functions.a', ' to=a<|message|>', ' to=user<|message|>', ' to=self<|message|>', '</atem:function_calls>'),
+           reads_calls=False),
+    Format('apertus',
+           ('<|tools_prefix|>',),
+           _block_opener('apertus', ('<|tools_suffix|>',)),
+           readers=(_apertus_reader,),
+           examples={'apertus': lambda name, arguments: f'<|tools_prefix|>[{json.dumps({name: arguments})}]<|tools_suffix|>'},
+           fragments=('[{"a": {"x": 1}}]',)),
+    Format('apertus_end',
+           ('<|tools_suffix|>',),
+           _hidden),
+    Format('kimi_k3',
+           ('<|open|>tools<|sep|>',),
+           _block_opener('kimi_k3', ('<|close|>tools<|sep|>',), call_closer=_XTML_CALL_END),
+           readers=(_kimi_k3_reader,),
+           examples={'kimi_k3': lambda name, arguments: f'<|open|>tools<|sep|><|open|>call tool="{name}" index="1"<|sep|>'
+                       + ''.join(
+                           f'{_XTML_ARGUMENT} key="{key}" type="string"<|sep|>{value}{_XTML_ARGUMENT_END}'
+                           for key, value in arguments.items()
+                       )
+                       + f'{_XTML_CALL_END}<|close|>tools<|sep|>'},
+           fragments=('<|open|>call tool="a" index="1"<|sep|>', '<|open|>argument key="x" type="integer"<|sep|>', '<|close|>argument<|sep|>', '<|close|>call<|sep|>')),
+    Format('kimi_k3_think',
+           ('<|open|>think<|sep|>',),
+           _reasoning_opener('<|close|>think<|sep|>')),
+    Format('kimi_k3_end',
+           (
+                   '<|open|>response<|sep|>',
+                   '<|close|>response<|sep|>',
+                   '<|close|>message<|sep|>',
+                   '<|close|>tools<|sep|>',
+                   '<|close|>think<|sep|>',
+               ),
+           _hidden),
+    Format('muse_glimmer',
+           ('<|message|>',),
+           _open_message),
+    Format('gemma4',
+           ('<|tool_call>',),
+           _block_opener('gemma4', ('<tool_call|>',), call_closer='}'),
+           readers=(_gemma_reader,),
+           examples={'gemma4': lambda name, arguments: f'<|tool_call>call:{name}{{'
+                       + ','.join(f'{key}:{_GEMMA_QUOTE}{value}{_GEMMA_QUOTE}' for key, value in arguments.items())
+                       + '}<tool_call|>'},
+           fragments=('call:a{', 'x:', "x:'1'", 'call:b{y:1}')),
+    Format('gemma4_end',
+           ('<tool_call|>', '<|tool_response>'),
+           _hidden),
+    Format('functiongemma',
+           ('<start_function_call>',),
+           _block_opener('functiongemma', ('<end_function_call>',)),
+           readers=(_functiongemma_reader,),
+           examples={'functiongemma': lambda name, arguments: f'<start_function_call>call:{name}{{'
+                       + ','.join(f'{key}:<escape>{value}<escape>' for key, value in arguments.items())
+                       + '}<end_function_call>'},
+           fragments=('call:a{x:<escape>',)),
+    Format('minicpm3_think',
+           ('<|thought_start|>',),
+           _reasoning_opener('<|thought_end|>')),
+    Format('minicpm3_think_end',
+           ('<|thought_end|>',),
+           _hidden),
+    Format('llama4_pythonic',
+           ('<|python_start|>',),
+           _block_opener('llama4_pythonic', ('<|python_end|>',)),
+           readers=(_llama4_reader,),
+           examples={'llama4': lambda name, arguments:
+                   f'<|python_start|>[{_python_call(name, arguments)}]<|python_end|>'}),
+    Format('llama4_pythonic_end',
+           ('<|python_end|>',),
+           _hidden),
+    Format('gigachat3',
+           ('<|message_sep|>', '<|function_call|>'),
+           _open_gigachat3,
+           examples={'gigachat3': lambda name, arguments: f'<|message_sep|>\n\n{_GIGACHAT3_HEADER}\n{_json_call(name, arguments)}'},
+           fragments=('function call<|role_sep|>\n',)),
+    Format('solar_open',
+           (_SOLAR_CALL,),
+           _block_opener('solar_open', (_SOLAR_CALL_END,)),
+           readers=(_solar_open_reader,),
+           examples={'solar_open': lambda name, arguments: f'{_SOLAR_CALL}{name}\n'
+                       + ''.join(f'{_SOLAR_ARG}{key}{_SOLAR_VALUE}{value}{_SOLAR_ARG_END}\n' for key, value in arguments.items())
+                       + _SOLAR_CALL_END},
+           fragments=('<|tool_call:start|>a\n', '<|tool_arg:start|>x')),
+    Format('solar_open_think',
+           ('<|think:start|>',),
+           _reasoning_opener('<|think:end|>')),
+    Format('solar_open_end',
+           ('<|think:end|>', _SOLAR_CALL_END),
+           _hidden),
+    Format('solar_open_100b',
+           ('<|tool_call:begin|>',),
+           _block_opener('solar_open_100b', ('<|tool_call:end|>',)),
+           readers=(_solar_open_100b_reader,),
+           examples={'solar_open_100b': lambda name, arguments:
+                           f'<|tool_calls|><|tool_call:begin|>'
+                           f'0{_SOLAR_NAME}{name}{_SOLAR_ARGS}{json.dumps(arguments)}<|tool_call:end|><|calls|>'},
+           fragments=('<|tool_call:begin|>0<|tool_call:name|>a<|tool_call:args|>',)),
+    Format('solar_open_100b_think',
+           ('<|think|>',),
+           _reasoning_opener('<|end|>')),
+    Format('solar_open_100b_markup',
+           ('<|begin|>assistant', '<|content|>', '<|tool_calls|>', '<|calls|>', '<|flush|>'),
+           _hidden),
+    Format('cohere',
+           ('<|START_ACTION|>',),
+           _block_opener('cohere', ('<|END_ACTION|>',)),
+           readers=(_cohere_reader,),
+           examples={'cohere': lambda name, arguments:
+                   f'<|START_ACTION|>{json.dumps([{"tool_call_id": "0", "tool_name": name, "parameters": arguments}])}<|END_ACTION|>'}),
+    Format('cohere_think',
+           ('<|START_THINKING|>',),
+           _reasoning_opener('<|END_THINKING|>')),
+    Format('cohere_end',
+           ('<|END_THINKING|>', '<|END_ACTION|>', '<|START_RESPONSE|>', '<|END_RESPONSE|>', '<|START_TEXT|>', '<|END_TEXT|>'),
+           _hidden),
+    Format('plamo3',
+           ('<|plamo:begin_tool_requests:plamo|>',),
+           _block_opener('plamo3', ('<|plamo:end_tool_requests:plamo|>',)),
+           readers=(_plamo3_reader,),
+           examples={'plamo3': lambda name, arguments: f'<|plamo:begin_tool_requests:plamo|>{_PLAMO_REQUEST}{_PLAMO_NAME}{name}'
+                       f'{_PLAMO_NAME_END}{_PLAMO_ARGUMENTS}{_PLAMO_JSON}{json.dumps(arguments)}'
+                       f'{_PLAMO_ARGUMENTS_END}{_PLAMO_REQUEST_END}'
+                       '<|plamo:end_tool_requests:plamo|>'},
+           fragments=('<|plamo:begin_tool_name:plamo|>a<|plamo:end_tool_name:plamo|>',)),
+    Format('plamo3_think',
+           ('<|plamo:begin_think:plamo|>',),
+           _reasoning_opener('<|plamo:end_think:plamo|>')),
+    Format('plamo3_end',
+           ('<|plamo:end_think:plamo|>', '<|plamo:end_tool_requests:plamo|>', '<|plamo:tag|>'),
+           _hidden),
+    Format('inkling',
+           ('<|content_invoke_tool_json|>',),
+           _block_opener('inkling', (_INKLING_END, '<|content_model_end_sampling|>')),
+           readers=(_inkling_reader,),
+           examples={'inkling': lambda name, arguments:
+                   f'<|message_model|><|content_invoke_tool_json|>{_json_call(name, arguments, "args")}{_INKLING_END}'}),
+    Format('inkling_think',
+           ('<|content_thinking|>',),
+           _reasoning_opener(_INKLING_END, '<|content_model_end_sampling|>')),
+    Format('inkling_header',
+           ('<|message_model|>',),
+           _open_inkling_header),
+    Format('inkling_end',
+           (
+                   _INKLING_END,
+                   '<|content_text|>',
+                   '<|content_invoke_tool_text|>',
+                   '<|content_tool_error|>',
+                   '<|content_model_end_sampling|>',
+               ),
+           _hidden),
+    Format('mistral_think',
+           ('[THINK]',),
+           _reasoning_opener('[/THINK]')),
+    Format('apriel_think',
+           ('<thinking>',),
+           _reasoning_opener('</thinking>')),
+    Format('gemma4_think',
+           ('<|channel>thought',),
+           _reasoning_opener('<channel|>')),
+    Format('reasoning_end',
+           ('[/THINK]', '</thinking>', '<channel|>', '[BEGIN FINAL RESPONSE]', '[END FINAL RESPONSE]'),
+           _hidden),
 )

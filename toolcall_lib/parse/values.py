@@ -8,10 +8,10 @@ import json, re
 from .payloads import (_FAILED, _RawCall, _calls_from_payload, _identifier_end, _loads, _may_be_json,
     _repair_spent, _skip_space, _valid_name)
 from .core import (_Block, _PASS, _Value, _readers_open)
-from .table import (_add_examples, _add_reader, _json_call, _register)
+from .table import Format, _json_call
 
 # %% auto 0
-__all__ = []
+__all__ = ['FORMATS']
 
 # %% ../../nbs/03_parse/05_values.ipynb 7
 def _value_opener(found_format:str, keep:int=0):
@@ -20,21 +20,6 @@ def _value_opener(found_format:str, keep:int=0):
         scanner.expect, scanner.expect_announced = found_format, True
         return position + len(marker) - keep, 'markup', None
     return open
-
-_register('llama3_json', ('<|python_tag|>',), _readers_open('llama3_json'), reader=_value_opener('llama3_json'))
-_register('granite', ('<|tool_call|>',), _value_opener('granite'))
-_register('phi4_mini', ('functools[',), _value_opener('phi4_mini', keep=1))
-_add_examples(
-    'llama3_json',
-    {'llama3_json': lambda name, arguments: f'<|python_tag|>{_json_call(name, arguments, "parameters")}'},
-    fragments=('<|python_tag|>import os\n',),
-)
-_add_examples('granite', {'granite': lambda name, arguments: f'<|tool_call|>[{_json_call(name, arguments)}]'})
-_add_examples(
-    'phi4_mini',
-    {'phi4_mini': lambda name, arguments: f'functools[{_json_call(name, arguments)}]'},
-    fragments=('functools',),
-)
 
 # %% ../../nbs/03_parse/05_values.ipynb 10
 def _open_mistral(scanner, text, position, marker, final):
@@ -66,16 +51,6 @@ def _open_mistral(scanner, text, position, marker, final):
     scanner.pending = _Value(position, value_start, value_start, 'mistral', strict=False, name=name, call_id=call_id)
     return scanner._finish_value(text, final)
 
-_register('mistral', ('[TOOL_CALLS]',), _open_mistral)
-_add_examples(
-    'mistral',
-    {
-        'mistral': lambda name, arguments: f'[TOOL_CALLS]{name}[ARGS]{json.dumps(arguments)}',
-        'mistral_list': lambda name, arguments: f'[TOOL_CALLS] [{_json_call(name, arguments)}]',
-    },
-    fragments=('[CALL_ID]',),
-)
-
 # %% ../../nbs/03_parse/05_values.ipynb 13
 def _open_text_kv(scanner, text, position, marker, final):
     name_start = position + len(marker)
@@ -94,13 +69,6 @@ def _open_text_kv(scanner, text, position, marker, final):
     scanner.pending = _Value(position, value_start, value_start, 'text_kv', strict=False, name=name)
     return scanner._finish_value(text, final)
 
-_register('text_kv', ('function.name:',), _open_text_kv)
-_add_examples(
-    'text_kv',
-    {'text_kv': lambda name, arguments: f'function.name: {name}\nfunction.arguments: {json.dumps(arguments)}'},
-    fragments=('function.name: a\n', 'function.arguments: '),
-)
-
 # %% ../../nbs/03_parse/05_values.ipynb 16
 def _open_functionary_v32(scanner, text, position, marker, final):
     start = position + len(marker)
@@ -114,13 +82,6 @@ def _open_functionary_v32(scanner, text, position, marker, final):
     if value_start == -1 or text[value_start] != '{' or not _valid_name(name): return False
     scanner.pending = _Value(position, value_start, value_start, 'functionary', strict=False, name=name)
     return scanner._finish_value(text, final)
-
-_register('functionary_v32', ('>>>',), _readers_open('functionary_v32'), reader=_open_functionary_v32)
-_add_examples(
-    'functionary_v32',
-    {'functionary_v32': lambda name, arguments: f'>>>{name}\n{json.dumps(arguments)}'},
-    fragments=('>>>a\n', '>>>all\n', '>>>python\n'),
-)
 
 # %% ../../nbs/03_parse/05_values.ipynb 19
 def _command_r_reader(body, scanner):
@@ -180,16 +141,6 @@ def _unread_fence(scanner, text, position, marker, body_start, found_format):
     if not body: return end + 3, 'markup', None
     return end + 3, 'rejected', (found_format, '', f'a {found_format} block whose body does not read as a call', position)
 
-_register('command_r', ('Action:',), _fenced_call_opener(_command_r_reader, 'command_r'))
-_add_examples(
-    'command_r',
-    {
-        'command_r': lambda name, arguments:
-            f'Action: ```json\n{json.dumps([{"tool_name": name, "parameters": arguments}])}\n```'
-    },
-    fragments=('Action: ```json\n',),
-)
-
 # %% ../../nbs/03_parse/05_values.ipynb 22
 def _python_code_reader(body, scanner):
     code = body.strip()
@@ -218,20 +169,55 @@ def _open_functionary_v32_python(scanner, text, position, marker, final):
     scanner.pending = _Block(position, start + 7, _CODE_ENDS, (marker,), _python_code_reader)
     return scanner._finish_block(text, final)
 
-_add_reader('llama3_json', 10, _open_python_tag)
-_add_reader('functionary_v32', 10, _open_functionary_v32_python)
-
 # %% ../../nbs/03_parse/05_values.ipynb 25
 def _rwkv_reader(body, scanner):
     value = _loads(body.strip(), scanner.budget) if body.strip() else _FAILED
     return 'rwkv', _calls_from_payload(value) if value is not _FAILED else []
 
-_register('rwkv', ('**Tool Call:**',), _fenced_call_opener(_rwkv_reader, 'rwkv'))
-_add_examples(
-    'rwkv',
-    {
-        'rwkv': lambda name, arguments:
-            f'**Tool Call:**\n```json\n{json.dumps({"name": name, "arguments": arguments}, indent=2)}\n```'
-    },
-    fragments=('**Tool Call:**\n```json\n', '**'),
+# %% ../../nbs/03_parse/05_values.ipynb 28
+FORMATS = (
+    Format('llama3_json',
+           ('<|python_tag|>',),
+           _readers_open('llama3_json'),
+           readers=(_open_python_tag, _value_opener('llama3_json')),
+           examples={'llama3_json': lambda name, arguments: f'<|python_tag|>{_json_call(name, arguments, "parameters")}'},
+           fragments=('<|python_tag|>import os\n',)),
+    Format('granite',
+           ('<|tool_call|>',),
+           _value_opener('granite'),
+           examples={'granite': lambda name, arguments: f'<|tool_call|>[{_json_call(name, arguments)}]'}),
+    Format('phi4_mini',
+           ('functools[',),
+           _value_opener('phi4_mini', keep=1),
+           examples={'phi4_mini': lambda name, arguments: f'functools[{_json_call(name, arguments)}]'},
+           fragments=('functools',)),
+    Format('mistral',
+           ('[TOOL_CALLS]',),
+           _open_mistral,
+           examples={'mistral': lambda name, arguments: f'[TOOL_CALLS]{name}[ARGS]{json.dumps(arguments)}',
+               'mistral_list': lambda name, arguments: f'[TOOL_CALLS] [{_json_call(name, arguments)}]'},
+           fragments=('[CALL_ID]',)),
+    Format('text_kv',
+           ('function.name:',),
+           _open_text_kv,
+           examples={'text_kv': lambda name, arguments: f'function.name: {name}\nfunction.arguments: {json.dumps(arguments)}'},
+           fragments=('function.name: a\n', 'function.arguments: ')),
+    Format('functionary_v32',
+           ('>>>',),
+           _readers_open('functionary_v32'),
+           readers=(_open_functionary_v32_python, _open_functionary_v32),
+           examples={'functionary_v32': lambda name, arguments: f'>>>{name}\n{json.dumps(arguments)}'},
+           fragments=('>>>a\n', '>>>all\n', '>>>python\n')),
+    Format('command_r',
+           ('Action:',),
+           _fenced_call_opener(_command_r_reader, 'command_r'),
+           examples={'command_r': lambda name, arguments:
+                           f'Action: ```json\n{json.dumps([{"tool_name": name, "parameters": arguments}])}\n```'},
+           fragments=('Action: ```json\n',)),
+    Format('rwkv',
+           ('**Tool Call:**',),
+           _fenced_call_opener(_rwkv_reader, 'rwkv'),
+           examples={'rwkv': lambda name, arguments:
+                           f'**Tool Call:**\n```json\n{json.dumps({"name": name, "arguments": arguments}, indent=2)}\n```'},
+           fragments=('**Tool Call:**\n```json\n', '**')),
 )
