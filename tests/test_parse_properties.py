@@ -125,10 +125,10 @@ def test_repeated_markup_costs_few_steps(unit, monkeypatch):
 
 def without_shortcuts(function, *args, **kwargs):
     "Call `function` with `parse_tool_calls`'s shortcuts off: the scanner reads every text."
-    saved = core._SHORTCUTS[:]
-    core._SHORTCUTS.clear()
+    markers = core._markers()
+    saved, markers.shortcuts = markers.shortcuts, ()
     try: return function(*args, **kwargs)
-    finally: core._SHORTCUTS[:] = saved
+    finally: markers.shortcuts = saved
 
 HERMES_BODIES = ['{"name": "get_weather", "arguments": {"city": "Paris"}}', '{"name": " a ", "arguments": {}}',
                  '{"name": "a", "arguments": {"x": [1, {"y": null}]}}', '{"arguments": {}, "name": "get_weather"}',
@@ -157,11 +157,11 @@ def test_bare_openers_read_as_the_scanner_reads_them(bodies, before, after, tool
     from toolcall_lib.parse import tags
     text = before + ''.join('<tool_call>' + body for body in bodies) + after
     result = parse_tool_calls(text, tools)
-    saved, tags._HERMES_READERS = tags._HERMES_READERS, None   # every body read by the family's readers
+    saved, tags._KNOWN_READERS = tags._KNOWN_READERS, False   # every body read by the family's readers
     try:
         assert parse_tool_calls(text, tools) == result
         parser = ToolCallStreamParser(tools)
         for start in range(0, len(text), 7): parser.feed(text[start:start + 7])
         parser.close()
-    finally: tags._HERMES_READERS = saved
+    finally: tags._KNOWN_READERS = saved
     assert parser.result == result

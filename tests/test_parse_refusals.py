@@ -1,10 +1,10 @@
 "A call the parser cannot read whole is refused with a reason, never dropped while a sibling is returned."
 import pytest
 from toolcall_lib.parse import format_examples, parse_tool_calls
-from toolcall_lib.parse.table import _EXAMPLES
+from toolcall_lib.parse.table import LOOSE as LOOSE_FORMAT
 
 # JSON and Pythonic calls loose in prose have no marker: one that does not read is prose, by design
-LOOSE = {layout for layout, (family, _, _) in _EXAMPLES.items() if family == ''}
+LOOSE = {layout for layout, _ in LOOSE_FORMAT.examples}
 MARKED = [layout for layout in format_examples() if layout not in LOOSE]
 
 def mangled(text, value):

@@ -13,8 +13,7 @@ from .results import (ArgumentsDelta, CallAbandoned, CallFinished, CallRejected,
 from .payloads import (_Budget, _FAILED, _Finder, _RawCall, _cut_inside_value, _decode_arguments,
                                         _identifier_end, _looks_pythonic, _payload_calls, _scan_attributes, _scan_value,
                                         _short, _skip_space, _typed_tree, _valid_name)
-from .table import (_FAMILIES, _LOOSE_PREFIX_RE, _LOOSE_RE, _LOOSE_SPAN, _OPENER_RUNS, _SHORTCUTS,
-                                     _loose_start, _markers)
+from .table import (_LOOSE_PREFIX_RE, _LOOSE_RE, _LOOSE_SPAN, _loose_start, _markers)
 
 # %% auto 0
 __all__ = ['MAX_CALLS', 'TOO_MANY_CALLS', 'NOT_ALLOWED', 'ToolCallStreamParser', 'parse_tool_calls']
@@ -103,7 +102,7 @@ class _Value:
 _PASS = object()   # what a reader of `_readers_open` returns when what follows the marker is not its shape
 def _read(name:str, *body) -> tuple:
     "(format, calls) of the first reader of family `name` that knows the shape of `body`; (name, []) when none does."
-    for _, reader, _ in _FAMILIES[name].readers:
+    for reader in _markers().by_name[name].readers:
         found = reader(*body)
         if found is not None: return found
     return name, []
@@ -122,7 +121,7 @@ def _block_opener(name:str, closers:tuple, stoppers:tuple|None=None, **flags):
 def _readers_open(name:str):
     "`open` for a family whose readers read from its marker on, `reader(scanner, text, position, marker, final)`."
     def open(scanner, text, position, marker, final):
-        for _, reader, _ in _FAMILIES[name].readers:
+        for reader in _markers().by_name[name].readers:
             found = reader(scanner, text, position, marker, final)
             if found is not _PASS: return found
         return False
@@ -625,7 +624,7 @@ def _run(self:ToolCallStreamParser, final:bool, events:list|None=None, marked:bo
     # a text shorter than one copy's window has no copy to take
     steps, repeated, repeats = [], None, _REPEATS and len(buffer) > _LOOK_BEHIND + _LOOK_AHEAD
     misses = skip = 0   # looks for copies that found none in a row, and the steps left before the next look
-    runs = _OPENER_RUNS[0] if _OPENER_RUNS and events is _NO_EVENTS else None   # one-shot: back-to-back openers, one run
+    runs = scanner.markers.opener_run if events is _NO_EVENTS else None   # one-shot: back-to-back openers, one run
     while True:
         if marked: marked = False
         elif (not final and scanner.pending is None and scanner.mode is None and scanner.expect is None
@@ -943,7 +942,7 @@ def parse_tool_calls(text:str, # Model output to search for tool calls
     "Find the tool calls in `text`, in any of the formats this module knows."
     if not isinstance(text, str): raise ParseArgumentError(f'parse_tool_calls() takes a str, got {type(text).__name__}')
     if not (standalone or thinking or reasoning_calls or prefix) and len(text) <= _WORDS_BY_PATTERN:
-        for shortcut in _SHORTCUTS:   # a short text of one plain shape, read without the scanner's steps
+        for shortcut in _markers().shortcuts:   # a short text of one plain shape, read without the scanner's steps
             result = shortcut(text, tools)
             if result is not None and (max_calls is None or len(result.calls) + len(result.rejected) <= max_calls): return result
     parser = ToolCallStreamParser(tools, thinking=thinking, reasoning_calls=reasoning_calls, max_calls=max_calls,

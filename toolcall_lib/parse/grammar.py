@@ -6,8 +6,7 @@
 from __future__ import annotations
 import json, re
 from dataclasses import dataclass
-from .table import _EXAMPLES, _FAMILIES
-from . import tags, tokens, values   # the format notebooks fill the table
+from .table import _layouts, _markers
 
 SYNTAXES = ('lark', 'gbnf', 'structural_tag') # The grammar syntaxes `tool_call_grammar` writes
 _NAME, _KEY, _VALUE = 'zq_tool_name', 'zq_key', 'zq_value'   # sentinels no real layout writes
@@ -27,8 +26,9 @@ def _tool_schemas(tools) -> list:
 
 def _layout_parts(layout:str) -> tuple:
     "(before the name, between name and arguments, after the arguments, opener) of a layout that writes one JSON object."
-    if layout not in _EXAMPLES: raise ValueError(f'no layout {layout!r} in the format table; see format_examples()')
-    family, render, _ = _EXAMPLES[layout]
+    layouts = _layouts()
+    if layout not in layouts: raise ValueError(f'no layout {layout!r} in the format table; see format_examples()')
+    family, render = layouts[layout]
     arguments = {_KEY: _VALUE}
     text, written = render(_NAME, arguments), json.dumps(arguments)
     if text.count(_NAME) != 1 or text.count(written) != 1 or text.index(_NAME) > text.index(written):
@@ -38,7 +38,7 @@ def _layout_parts(layout:str) -> tuple:
     before, between, after = text[:name_at], text[name_at + len(_NAME):arguments_at], text[arguments_at + len(written):]
     if not before.strip():
         raise ValueError(f'{layout}: a call opens with no marker, so free text cannot be told from it')
-    openers = [opener for opener in (_FAMILIES[family].openers if family in _FAMILIES else ()) if before.startswith(opener)]
+    openers = [opener for opener in _markers().by_name[family].openers if before.startswith(opener)]
     opener = max(openers, key=len) if openers else before.lstrip()[:1]
     return before, between, after, opener
 
@@ -143,7 +143,7 @@ def _common_suffix(first:str, second:str) -> str:
 
 def _tagged_parts(layout:str):
     "The literal pieces of a layout that writes each argument as a tagged text value, or None when it does not."
-    family, render, _ = _EXAMPLES[layout]
+    family, render = _layouts()[layout]
     second = _KEY + 'x2'
     one, two, none = render(_NAME, {_KEY: _VALUE}), render(_NAME, {_KEY: _VALUE, second: _VALUE + 'x2'}), render(_NAME, {})
     points = [one.find(_NAME), one.find(_KEY), one.find(_VALUE)]
@@ -157,7 +157,7 @@ def _tagged_parts(layout:str):
         return None   # the second argument is not written as the first is
     closer = between[:len(between) - len(_common_suffix(first, between))]
     if not before.strip() or not closer.strip() or not last.startswith(closer): return None
-    openers = [opener for opener in (_FAMILIES[family].openers if family in _FAMILIES else ()) if before.startswith(opener)]
+    openers = [opener for opener in _markers().by_name[family].openers if before.startswith(opener)]
     return (before, first, key_to_value, between[len(closer):], last[len(closer):], none[len(before + _NAME):], closer,
             max(openers, key=len) if openers else before.lstrip()[:1])
 
@@ -262,7 +262,7 @@ def tool_call_grammar(tools, # The offered tools: OpenAI tool schemas, `{'name',
     offered = _tool_schemas(tools)
     try: parts = _layout_parts(format)
     except ValueError as error:   # not one JSON object of arguments: tagged text values, if the layout writes those
-        if format not in _EXAMPLES or (tagged := _tagged_parts(format)) is None: raise
+        if format not in _layouts() or (tagged := _tagged_parts(format)) is None: raise
         if syntax == 'structural_tag':
             raise ValueError(f'{format}: its arguments are text values between tags, and a structural tag takes a JSON '
                              "schema for them: syntax='lark' or 'gbnf'") from error
@@ -311,13 +311,13 @@ _EXAMPLE_TOOL = [{'name': 'get_weather', 'parameters': {'type': 'object', 'prope
 def format_table() -> tuple:
     "Every layout the parser reads, in the table's order: a tuple of frozen `FormatInfo` records."
     rows = []
-    for layout, (family, render, _) in _EXAMPLES.items():
+    for layout, (family, render) in _layouts().items():
         grammars, reasons = [], []
         for syntax in SYNTAXES:
             try: tool_call_grammar(_EXAMPLE_TOOL, layout, syntax=syntax); grammars.append(syntax)
             except ValueError as error: reasons.append(str(error))
         shape = 'json' if 'structural_tag' in grammars else 'tagged' if grammars else 'other'
-        openers = _FAMILIES[family].openers if family in _FAMILIES else ()
+        openers = _markers().by_name[family].openers
         rows.append(FormatInfo(layout, family, openers, shape, render('get_weather', {'city': 'Paris'}), tuple(grammars),
                                reasons[0] if reasons else ''))
     return tuple(rows)

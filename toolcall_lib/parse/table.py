@@ -4,81 +4,51 @@
 
 # %% ../../nbs/03_parse/01_table.ipynb 2
 from __future__ import annotations
-import json, re, sys
+import json, re
 from dataclasses import dataclass
 from typing import Any
 from ..errors import ToolcallLibError
 
 # %% auto 0
-__all__ = ['FormatTableError', 'format_examples', 'format_markers']
+__all__ = ['LOOSE', 'FormatTableError', 'Format', 'format_examples', 'format_markers']
 
 # %% ../../nbs/03_parse/01_table.ipynb 7
 class FormatTableError(ToolcallLibError, ValueError):
-    "A format family declared twice, an opener another family owns, or a reader priority or example layout taken twice."
+    "A format family declared twice, an opener another family owns, or an example layout taken twice."
 
 @dataclass(frozen=True, slots=True)
-class _Family:
-    "A format family: the markers that open it in prose, how it reads from there, its body readers, its other markers."
-    name: str
-    openers: tuple
-    open: Any   # open(scanner, text, position, marker, final) -> segment, None (wait for more) or False (prose after all)
-    readers: list   # [(priority, reader, module)], lowest first; a reader returns None when the body is not its shape
-    fragments: list   # [(text, module)]: its other markers and pieces, which the fuzz tests mix into random text
-    module: str = ''   # the module that declared it
-_FAMILIES = {}   # name -> _Family, in registration order
-_EXAMPLES = {}   # layout -> (family name, render(name, arguments) -> text): how each layout writes one call
-_NOT_CALLS = {'harmony', 'minimax_m3'}   # families whose opener may also start a channel or a reasoning block
-_COMPILED = []   # [_Markers] built from the table on first use, dropped when the table changes
-_SHORTCUTS = []   # shortcut(text, tools) -> the ParseResult of a short text of one plain shape, or None (see `parse_tool_calls`)
-_OPENER_RUNS = []   # run(parser, buffer, starts, position) -> (position, stalled): back-to-back openers, one-shot (see `_run`)
-def _caller() -> str:
-    "The module that called the function calling this (the one declaring a family, a reader or an example)."
-    return sys._getframe(2).f_globals.get('__name__', '')
+class Format:
+    "One format family of the table: the markers that open it in prose, how it reads from there, how it writes a call."
+    name: str   # the family's name (`ToolCall.format` names the layout a reader found)
+    openers: tuple   # the literal markers that open it in prose
+    open: Any = None   # open(scanner, text, position, marker, final) -> segment, None (wait for more) or False (prose after all)
+    readers: tuple = ()   # tried in this order; the first that knows the body's shape reads it (the others return None)
+    examples: Any = ()   # {layout: render(name, arguments) -> text}: how each of its layouts writes one call
+    fragments: tuple = ()   # its other markers and pieces, which the fuzz tests mix into random text
+    reads_calls: bool = True   # False: its opener may also start a channel or a reasoning block (`reasoning_calls`)
+    shortcut: Any = None   # shortcut(text, tools) -> the ParseResult of a short text of one plain shape, or None
+    opener_run: Any = None   # run(parser, buffer, starts, position) -> (position, stalled): openers back to back, one-shot
+    def __post_init__(self):
+        object.__setattr__(self, 'openers', tuple(self.openers))
+        object.__setattr__(self, 'readers', tuple(self.readers))
+        object.__setattr__(self, 'fragments', tuple(self.fragments))
+        object.__setattr__(self, 'examples', tuple(dict(self.examples).items()))   # (layout, render) pairs, in order
 
-def _register(name:str, openers, open, *, reader=None):
-    "Declare the family `name`, opened by the literal markers `openers`; `reader` is its first reader (priority 100)."
-    openers, module = tuple(openers), _caller()
-    if name in _FAMILIES: raise FormatTableError(f'the format family {name!r} is declared already: add a reader to it')
-    taken = {opener: family.name for family in _FAMILIES.values() for opener in family.openers}
-    if clash := [opener for opener in openers if opener in taken]:
-        raise FormatTableError(f'{name}: {clash} already open {taken[clash[0]]}')
-    _FAMILIES[name] = _Family(name, openers, open, [], [], module)
-    if reader is not None: _add_reader(name, 100, reader, module=module)
-    _COMPILED.clear()
-
-def _add_reader(name:str, priority:int, reader, *, module:str|None=None):
-    "Give the family `name` one more reader, tried in `priority` order (lowest first) with its others."
-    module, family = module or _caller(), _FAMILIES.get(name)
-    if family is None: raise FormatTableError(f'no format family {name!r} to add a reader to')
-    if any(entry[0] == priority for entry in family.readers):
-        raise FormatTableError(f'{name}: priority {priority} is taken')
-    family.readers.append((priority, reader, module))
-    family.readers.sort(key=lambda entry: entry[0])
+def _check_table(formats:tuple) -> dict:
+    "`{name: Format}` of the tuple `formats`, once each name, opener and example layout is found to be taken once."
+    by_name, taken, layouts = {}, {}, {}
+    for family in formats:
+        if family.name in by_name: raise FormatTableError(f'the format family {family.name!r} is declared twice')
+        if clash := [opener for opener in family.openers if opener in taken]:
+            raise FormatTableError(f'{family.name}: {clash} already open {taken[clash[0]]}')
+        if clash := [layout for layout, _ in family.examples if layout in layouts]:
+            raise FormatTableError(f'the example layout {clash[0]!r} is taken by {layouts[clash[0]]!r}')
+        by_name[family.name] = family
+        taken.update(dict.fromkeys(family.openers, family.name))
+        layouts.update({layout: family.name for layout, _ in family.examples})
+    return by_name
 
 # %% ../../nbs/03_parse/01_table.ipynb 8
-def _add_examples(name:str, examples:dict, *, fragments=()):
-    """Say how each layout of `examples` (a model's way of writing the family `name`) writes a call,
-    `render(name, arguments) -> text`; `fragments` are more pieces of its markup for the fuzz tests."""
-    module = _caller()
-    for layout, render in examples.items(): _EXAMPLES[_free_layout(layout)] = (name, render, module)
-    if fragments: _FAMILIES[name].fragments.extend((fragment, module) for fragment in fragments)
-
-def _free_layout(layout:str) -> str:
-    if layout in _EXAMPLES:
-        raise FormatTableError(f'the example layout {layout!r} is taken by {_EXAMPLES[layout][0]!r}')
-    return layout
-
-def _forget(module:str):
-    "Drop what `module` declared: a notebook run again (its tests) declares its families anew."
-    for name in [name for name, family in _FAMILIES.items() if family.module == module]: del _FAMILIES[name]
-    for family in _FAMILIES.values():
-        family.readers[:] = [entry for entry in family.readers if entry[2] != module]
-        family.fragments[:] = [entry for entry in family.fragments if entry[1] != module]
-    for layout in [layout for layout, entry in _EXAMPLES.items() if entry[2] == module]: del _EXAMPLES[layout]
-    _SHORTCUTS[:] = [shortcut for shortcut in _SHORTCUTS if shortcut.__module__ != module]
-    _OPENER_RUNS[:] = [run for run in _OPENER_RUNS if run.__module__ != module]
-    _COMPILED.clear()
-
 def _json_call(name:str, arguments:dict, key:str='arguments') -> str:
     "`{\"name\": ..., key: arguments}` as JSON: one call object, for the examples of the formats that write them."
     return json.dumps({'name': name, key: arguments})
@@ -86,19 +56,24 @@ def _json_call(name:str, arguments:dict, key:str='arguments') -> str:
 def _python_call(name:str, arguments:dict) -> str:
     "`name(key=value, ...)`: one Pythonic call, for the examples of the formats that write them."
     return name + '(' + ', '.join(f'{key}={value!r}' for key, value in arguments.items()) + ')'
-_add_examples('', {   # JSON and Pythonic calls loose in prose: read by the scanner itself, not by a family
+LOOSE = Format('', (), examples={   # JSON and Pythonic calls loose in prose: read by the scanner itself, not by a family
     'json': lambda name, arguments: json.dumps({'name': name, 'arguments': arguments}),
     'pythonic': lambda name, arguments: f'[{_python_call(name, arguments)}]',
     'llamacpp_generic': lambda name, arguments: json.dumps({'tool_call': {'name': name, 'arguments': arguments}})})
 
 def format_examples() -> dict:
     "How each layout the format table knows writes one call: `{layout: render(name, arguments) -> text}`."
-    return {layout: render for layout, (_, render, _) in _EXAMPLES.items()}
+    return {layout: render for family in _markers().formats for layout, render in family.examples}
+
+def _layouts() -> dict:
+    "`{layout: (family name, render)}` of every layout in the table, in its order."
+    return {layout: (family.name, render) for family in _markers().formats for layout, render in family.examples}
 
 def format_markers() -> tuple:
     "Every literal marker the format table names: each family's openers, then the other pieces of markup it names."
-    openers = [opener for family in _FAMILIES.values() for opener in family.openers]
-    return tuple(dict.fromkeys(openers + [fragment for family in _FAMILIES.values() for fragment, _ in family.fragments]))
+    formats = _markers().formats
+    openers = [opener for family in formats for opener in family.openers]
+    return tuple(dict.fromkeys(openers + [fragment for family in formats for fragment in family.fragments]))
 _SPACE = r'[ \t\r\n]{0,64}'
 _KEY = r'''(?:"[^"\\\n]{0,256}"|'[^'\\\n]{0,256}'|[^\W\d][\w.-]{0,127})'''
 _KEY_PREFIX = r'''(?:"[^"\\\n]{0,256}"?|'[^'\\\n]{0,256}'?|[^\W\d][\w.-]{0,127})'''
@@ -140,8 +115,11 @@ def _trie_pattern(words, extra:dict|None=None, cut:bool=False) -> str:
 # %% ../../nbs/03_parse/01_table.ipynb 10
 class _Markers:
     "What the scanner derives from the format table: which family each marker opens, and how to find markers."
-    def __init__(self, families:dict):
-        self.by_opener = {opener: family for family in families.values() for opener in family.openers}
+    def __init__(self, formats:tuple):
+        self.formats, self.by_name = formats, _check_table(formats)
+        self.shortcuts = tuple(family.shortcut for family in formats if family.shortcut is not None)
+        self.opener_run = next((family.opener_run for family in formats if family.opener_run is not None), None)
+        self.by_opener = {opener: family for family in formats for opener in family.openers}
         self.literals = tuple(self.by_opener) + ('```',)
         self.word_literals = tuple(literal for literal in self.literals if literal[0].isalpha())   # found with str.find
         symbol_literals = [literal for literal in self.literals if literal not in self.word_literals]
@@ -174,7 +152,7 @@ class _Markers:
         self.words = re.compile('|'.join(map(re.escape, self.word_literals))) if self.word_literals else None
         # For `reasoning_calls=True`: the openers of families that read calls (not reasoning, hidden tokens, channels).
         call_openers = [literal for literal, family in self.by_opener.items() if literal not in self.word_literals
-                        and family.name not in _NOT_CALLS and not getattr(family.open, 'hidden', False)]
+                        and family.reads_calls and not getattr(family.open, 'hidden', False)]
         self.in_reasoning = re.compile(_trie_pattern(call_openers)) if call_openers else None
 
     def word_hold(self, text:str, start:int) -> int:
@@ -184,9 +162,13 @@ class _Markers:
         return self.word_tail.search(text, max(start, len(text) - self.word_longest)).start()
 
 # %% ../../nbs/03_parse/01_table.ipynb 11
+_COMPILED = []   # [_Markers] of the package's `FORMATS`, built on first use
+
 def _markers() -> _Markers:
-    "The table's `_Markers`, built once per version of the table."
-    if not _COMPILED: _COMPILED.append(_Markers(_FAMILIES))
+    "What the scanner derives from the table the package declares (`FORMATS`, after the format modules), built once."
+    if not _COMPILED:
+        from toolcall_lib.parse import FORMATS   # the package imports every format module before it declares the table
+        _COMPILED.append(_Markers(FORMATS))
     return _COMPILED[0]
 
 def _loose_start(text:str, position:int, final:bool):
